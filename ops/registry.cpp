@@ -1,0 +1,64 @@
+// The registration table: the family tables in one place, walked by find_op.
+#include "ops/families.h"
+#include "ops/op.h"
+
+#include <array>
+#include <mutex>
+
+namespace gk {
+namespace {
+
+using OpsFn = std::span<const OpSchema> (*)();
+using KernelsFn = KernelFamily (*)();
+
+// Families, in the order DESIGN.md lists them.
+constexpr OpsFn kOpFamilies[] = {
+    nullptr,  // keeps the array non-empty while families are added
+};
+
+constexpr KernelsFn kKernelFamilies[] = {
+    nullptr,
+};
+
+}  // namespace
+
+std::span<const OpSchema> op_table() {
+  static const std::vector<OpSchema> table = [] {
+    std::vector<OpSchema> all;
+    for (OpsFn f : kOpFamilies)
+      if (f)
+        for (const OpSchema& s : f()) all.push_back(s);
+    return all;
+  }();
+  return table;
+}
+
+const OpSchema* find_op(std::string_view domain, std::string_view op_type, int opset) {
+  if (domain == "ai.onnx") domain = "";
+  const OpSchema* best = nullptr;
+  for (const OpSchema& s : op_table()) {
+    if (s.op_type != op_type || std::string_view(s.domain) != domain) continue;
+    if (s.since_version <= opset && opset <= s.end_version &&
+        (!best || s.since_version > best->since_version))
+      best = &s;
+  }
+  return best;
+}
+
+std::span<const KernelFamily> kernel_families() {
+  static const std::vector<KernelFamily> families = [] {
+    std::vector<KernelFamily> all;
+    for (KernelsFn f : kKernelFamilies)
+      if (f) all.push_back(f());
+    return all;
+  }();
+  return families;
+}
+
+std::vector<CpuKernelTable> cpu_kernel_tables() {
+  std::vector<CpuKernelTable> tables;
+  for (const KernelFamily& f : kernel_families()) tables.push_back(f.cpu);
+  return tables;
+}
+
+}  // namespace gk
