@@ -27,8 +27,13 @@ struct Dim {
   bool known() const { return value >= 0; }
 };
 
+// The kind of a value's declared type (ONNX TypeProto's oneof). Non-tensor kinds
+// keep their innermost tensor element type in Value::dtype.
+enum class ValueKind : int8_t { kTensor = 0, kSequence, kOptional, kMap, kSparseTensor, kOpaque };
+
 struct Value {
   std::string name;
+  ValueKind kind = ValueKind::kTensor;
   DType dtype = DType::kUndefined;
   bool has_shape = false;              // the model declares a shape (rank known)
   std::vector<Dim> dims;
@@ -46,6 +51,9 @@ struct Node {
   ParsedAttrs parsed;                  // schema->impl->parse(attrs) at load
   std::vector<ValueId> inputs;         // kNoValue for an absent optional input
   std::vector<ValueId> outputs;        // kNoValue for an absent optional output
+  // Values of this graph that the node's subgraphs (If/Loop/Scan bodies) read by
+  // name: they order the node after their producers and keep them alive.
+  std::vector<ValueId> implicit_inputs;
   std::vector<std::string> covers;     // ONNX node names this node stands for (fusion)
   std::vector<Node> fused;             // for fused elementwise chains: the member nodes
 };
@@ -57,12 +65,20 @@ struct Graph {
   std::vector<Node> nodes;             // topological order
   std::vector<ValueId> inputs;         // graph inputs the caller feeds, in model order
   std::vector<ValueId> outputs;        // graph outputs, in model order
+  // Subgraphs only: values read from an enclosing graph, matched by name at run
+  // time (producer -1, neither input nor initializer).
+  std::vector<ValueId> captures;
 
   ValueId find(const std::string& name) const;
   ValueId add_value(Value v);          // name must be new
   // Recomputes producer/consumers from nodes (after a pass edits the graph).
   void rebuild_uses();
 };
+
+// The gk::Graph held by a kGraph attribute (If branches, Loop/Scan bodies).
+inline const Graph* subgraph_of(const Attribute& a) {
+  return a.kind == Attribute::Kind::kGraph ? static_cast<const Graph*>(a.graph.get()) : nullptr;
+}
 
 struct OpsetImport {
   std::string domain;  // "" for ai.onnx

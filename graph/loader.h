@@ -7,11 +7,14 @@
 
 namespace gk {
 
-// Supported ranges; the validator's messages quote them.
+// Supported ranges; the validator's messages quote them. The maxima are those of
+// the spec in shared/onnx-spec (IR_VERSION 13, operators up to opset 27), which the
+// ONNX backend test data also uses. A model outside them is unsupported
+// (Unimplemented), not invalid.
 constexpr int64_t kMinIrVersion = 3;
-constexpr int64_t kMaxIrVersion = 11;
+constexpr int64_t kMaxIrVersion = 13;
 constexpr int64_t kMinOpset = 7;
-constexpr int64_t kMaxOpset = 24;
+constexpr int64_t kMaxOpset = 27;
 
 struct LoadOptions {
   // For `gkrun info`: keep nodes whose op is unsupported (schema == nullptr)
@@ -34,5 +37,20 @@ std::vector<UnsupportedOp> find_unsupported(const Model& model);
 // `base_dir` is for external data ("" forbids it).
 Result<HostTensor> parse_tensor_proto(const void* data, size_t size, const std::string& base_dir,
                                       std::string* name = nullptr);
+
+// Decodes a serialized onnx.SequenceProto of tensors (test data of sequence values).
+Result<std::vector<HostTensor>> parse_sequence_proto(const void* data, size_t size,
+                                                     const std::string& base_dir,
+                                                     std::string* name = nullptr);
+
+// A decoded onnx.OptionalProto: empty, a tensor, or a sequence of tensors.
+struct OptionalValue {
+  bool has_value = false;
+  bool is_sequence = false;
+  HostTensor tensor;
+  std::vector<HostTensor> sequence;
+};
+Result<OptionalValue> parse_optional_proto(const void* data, size_t size, const std::string& base_dir,
+                                           std::string* name = nullptr);
 
 }  // namespace gk

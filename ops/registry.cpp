@@ -13,10 +13,22 @@ using KernelsFn = KernelFamily (*)();
 
 // Families, in the order DESIGN.md lists them.
 constexpr OpsFn kOpFamilies[] = {
+    &families::matmul_ops,
+    &families::gemm_ops,
+    &families::einsum_ops,
+    &families::elementwise_ops,
+    &families::variadic_ops,
+    &families::unary_ops,
+    &families::activation_ops,
+    &families::cast_ops,
     nullptr,  // keeps the array non-empty while families are added
 };
 
 constexpr KernelsFn kKernelFamilies[] = {
+    &families::matmul_kernels,
+    &families::elementwise_kernels,
+    &families::unary_kernels,
+    &families::cast_kernels,
     nullptr,
 };
 

@@ -4,6 +4,8 @@
 
 #include <memory>
 #include <string>
+#include <utility>
+#include <vector>
 
 namespace gk {
 
@@ -21,6 +23,7 @@ struct NvrtcOptions {
 struct NvrtcImage {
   std::string image;
   bool is_cubin = false;
+  std::string target;  // "sm_90" (CUBIN) or "compute_90" (PTX)
   std::string log;
   std::vector<std::string> lowered_names;  // per entry, the mangled symbol
 };

@@ -31,6 +31,8 @@ class Kit {
   Kit() = default;
   // CUDA requested but unavailable is an error; backend auto is resolved by the caller.
   static Result<Kit> open(KitOptions options);
+  // A kit over a device the caller already opened (embedding apps, test doubles).
+  static Kit adopt(std::unique_ptr<Device> device, PoolOptions pool = {}, bool autosync = false);
 
   bool valid() const { return state_ != nullptr; }
   void close() { state_.reset(); }
@@ -45,6 +47,7 @@ class Kit {
 
   // Compiled once per (source, entry) and kept for the kit's life.
   Result<const Kernel*> kernel(const KernelSource& source, std::string_view entry);
+  size_t cached_kernels() const;
   // Launch on the kit's stream; with a profiler, bracketed by an event pair tagged
   // with `tag`; with autosync, followed by a sync.
   Status launch(const Kernel& kernel, const LaunchConfig& config, const KernelArgs& args,

@@ -1,0 +1,32 @@
+// Host side of the tiled GEMM (gk_matmul in ops/kernels/matmul.cuh), shared by the
+// MatMul, Gemm, Conv (1x1) and ConvTranspose launchers.
+#pragma once
+
+#include "ops/indexing.h"
+#include "ops/op.h"
+
+namespace gk {
+
+// Y[b] (M x N, contiguous, b over `batch`) = act(alpha * A[b] B[b] + beta * C[b]).
+struct GemmCall {
+  DType dtype = DType::kF32;
+  int64_t M = 0, N = 0, K = 0, batch = 1;
+  DevPtr a = 0, b = 0, c = 0, y = 0;
+  int64_t a_sm = 0, a_sk = 0, b_sk = 0, b_sn = 0, c_sm = 0, c_sn = 0;
+  IndexMap amap, bmap, cmap;  // batch index -> operand offset (rank 0 = offset 0)
+  float alpha = 1, beta = 1;
+  bool has_c = false;
+  Epilogue epilogue;
+};
+
+Status launch_gemm(KernelContext& ctx, const GemmCall& call);
+
+// The index map from a flat index over `out_batch` to offsets of an operand whose
+// leading dims `operand_batch` broadcast to it (right-aligned), each step of the
+// operand's own batch dims being `matrix_elems` elements.
+Result<IndexMap> batch_map(const Shape& out_batch, const Shape& operand_batch, int64_t matrix_elems);
+
+// Unsupported dtype error naming the node.
+Status unsupported_dtype(const NodeView& node, DType t);
+
+}  // namespace gk

@@ -1,0 +1,240 @@
+// Running a plan: one frame per run (arena, outputs, index-error flags), one
+// launch per node with no sync between launches, one sync at the end. On a CUDA
+// device the second run of a shape signature is captured as a CUDA Graph and later
+// runs replay it with their input and output pointers rebound.
+#include "runtime/executor.h"
+
+#include "ops/op_eval.h"
+
+#include <spdlog/spdlog.h>
+
+namespace gk {
+namespace {
+
+std::string signature_of(const std::vector<TensorType>& types) {
+  std::string s;
+  for (const auto& t : types) s += fmt::format("{}:{};", static_cast<int>(t.dtype), shape_str(t.shape));
+  return s;
+}
+
+// Runtime state of one value in a frame.
+struct FrameValue {
+  DevPtr ptr = 0;
+  TensorType type;
+  const HostTensor* host = nullptr;
+};
+
+}  // namespace
+
+size_t Executor::plans_created() const {
+  std::lock_guard lock(plans_mutex_);
+  return plans_.size();
+}
+
+Result<std::vector<const NamedBuf*>> Executor::order_inputs(const std::vector<NamedBuf>& inputs) const {
+  const Graph& g = model_.graph;
+  std::vector<const NamedBuf*> ordered(g.inputs.size(), nullptr);
+  for (const NamedBuf& in : inputs) {
+    ValueId v = g.find(in.name);
+    auto it = std::find(g.inputs.begin(), g.inputs.end(), v);
+    if (v == kNoValue || it == g.inputs.end()) {
+      std::string names;
+      for (ValueId i : g.inputs) names += (names.empty() ? "'" : ", '") + g.values[i].name + "'";
+      return invalid_argument("unknown input '{}' (the model's inputs are {})", in.name, names);
+    }
+    ordered[it - g.inputs.begin()] = &in;
+  }
+  std::map<std::string, int64_t> symbols;
+  for (size_t i = 0; i < g.inputs.size(); ++i) {
+    const Value& decl = g.values[g.inputs[i]];
+    if (!ordered[i]) return invalid_argument("missing input '{}'", decl.name);
+    const NamedBuf& in = *ordered[i];
+    if (in.buf.dtype() != decl.dtype)
+      return invalid_argument("input '{}' is {}, the model declares {}", decl.name, dtype_name(in.buf.dtype()),
+                              dtype_name(decl.dtype));
+    GK_TRY(int64_t n, checked_numel(in.shape));
+    if (n != in.buf.count())
+      return invalid_argument("input '{}': shape {} has {} elements, the buffer holds {}", decl.name,
+                              shape_str(in.shape), n, in.buf.count());
+    if (!decl.has_shape) continue;
+    if (decl.dims.size() != in.shape.size())
+      return invalid_argument("input '{}' has rank {} (shape {}), the model declares rank {}", decl.name,
+                              in.shape.size(), shape_str(in.shape), decl.dims.size());
+    for (size_t d = 0; d < decl.dims.size(); ++d) {
+      const Dim& dim = decl.dims[d];
+      if (dim.known() && dim.value != in.shape[d])
+        return invalid_argument("input '{}': dim {} is {}, the model declares {}", decl.name, d, in.shape[d],
+                                dim.value);
+      if (!dim.known() && !dim.symbol.empty()) {
+        auto [it, fresh] = symbols.emplace(dim.symbol, in.shape[d]);
+        if (!fresh && it->second != in.shape[d])
+          return invalid_argument("input '{}': dim {} ('{}') is {}, but '{}' is {} in another input", decl.name,
+                                  d, dim.symbol, in.shape[d], dim.symbol, it->second);
+      }
+    }
+  }
+  return ordered;
+}
+
+Result<std::shared_ptr<Plan>> Executor::plan_for(const std::vector<TensorType>& input_types, bool* created) {
+  const std::string key = signature_of(input_types);
+  {
+    std::lock_guard lock(plans_mutex_);
+    auto it = plans_.find(key);
+    if (it != plans_.end()) {
+      if (created) *created = false;
+      return it->second;
+    }
+  }
+  // Planned outside the lock; two threads racing on a new shape both plan and the
+  // first insert wins (plans are pure functions of the shapes).
+  GK_TRY(std::shared_ptr<Plan> plan, build_plan(input_types));
+  std::lock_guard lock(plans_mutex_);
+  auto [it, inserted] = plans_.emplace(key, plan);
+  if (created) *created = inserted;
+  return it->second;
+}
+
+Status Executor::check_flags(const Plan& plan, DevPtr flags) {
+  if (plan.steps.empty()) return ok_status();
+  std::vector<int32_t> values(plan.steps.size());
+  GK_RETURN_IF_ERROR(kit_.device().download(values.data(), flags, values.size() * 4));
+  for (size_t s = 0; s < values.size(); ++s)
+    if (values[s] != 0) {
+      const Node& node = model_.graph.nodes[plan.steps[s].node];
+      return out_of_range("{}: an index input is out of range for the data it indexes (inputs {})",
+                          node.view.describe(), plan.steps[s].tag.shapes);
+    }
+  return ok_status();
+}
+
+Status Executor::run_frame(Plan& plan, const std::vector<const NamedBuf*>& inputs, std::vector<NamedBuf>& outputs,
+                           const RunOptions& options, DevPtr arena, DevPtr flags) {
+  const Graph& g = model_.graph;
+  std::vector<FrameValue> frame(g.values.size());
+  std::vector<GkBuf> owned;
+  for (size_t v = 0; v < g.values.size(); ++v) {
+    const ValuePlan& vp = plan.values[v];
+    FrameValue& fv = frame[v];
+    fv.type = vp.type;
+    fv.host = vp.host.get();
+    switch (vp.where) {
+      case Where::kInput: fv.ptr = inputs[vp.io_index]->buf.ptr(); break;
+      case Where::kOutput: fv.ptr = vp.host ? vp.constant.ptr() : outputs[vp.io_index].buf.ptr(); break;
+      case Where::kConstant: fv.ptr = vp.constant.ptr(); break;
+      case Where::kArena: fv.ptr = arena + static_cast<DevPtr>(vp.offset); break;
+      default: break;
+    }
+  }
+  for (size_t v = 0; v < g.values.size(); ++v)
+    if (plan.values[v].where == Where::kAlias) frame[v].ptr = frame[plan.values[v].alias_root].ptr;
+
+  for (size_t s = 0; s < plan.steps.size(); ++s) {
+    const StepPlan& step = plan.steps[s];
+    if (step.skip) continue;
+    const Node& node = g.nodes[step.node];
+    std::vector<TensorRef> ins, outs;
+    for (ValueId in : node.inputs) {
+      if (in == kNoValue) {
+        ins.emplace_back();
+        continue;
+      }
+      const FrameValue& fv = frame[in];
+      ins.push_back({fv.type.dtype, fv.type.shape, fv.ptr, fv.host});
+    }
+    std::vector<HostTensor> fetched;  // host values a dynamic step needs
+    if (step.dynamic) {
+      // Shapes are known only now: infer with this run's shapes, fetching the
+      // values the op needs on the host (a sync; such plans are not captured).
+      InferContext ictx{node.view, node.parsed, {}, {}, {}, false};
+      fetched.reserve(node.inputs.size());
+      for (size_t i = 0; i < node.inputs.size(); ++i) {
+        ictx.inputs.push_back(ins[i].present() ? TensorType{ins[i].dtype, ins[i].shape} : TensorType{});
+        const HostTensor* value = ins[i].host;
+        if (!value && ins[i].present() && (node.schema->traits.host_inputs >> i) & 1u) {
+          GK_TRY(HostTensor h, download_tensor(kit_, ins[i].dtype, ins[i].shape, ins[i].ptr));
+          fetched.push_back(std::move(h));
+          value = &fetched.back();
+        }
+        ictx.values.push_back(value);
+      }
+      ictx.outputs.resize(node.outputs.size());
+      GK_RETURN_IF_ERROR(node.schema->impl->infer(ictx));
+      for (size_t o = 0; o < node.outputs.size(); ++o) {
+        TensorRef ref{ictx.outputs[o].dtype, ictx.outputs[o].shape, 0, nullptr};
+        if (!ictx.dynamic_shape && node.outputs[o] != kNoValue) {
+          GK_TRY(GkBuf buf, kit_.alloc(ref.dtype, numel(ref.shape)));
+          ref.ptr = buf.ptr();
+          owned.push_back(std::move(buf));
+        }
+        outs.push_back(std::move(ref));
+      }
+    } else {
+      for (ValueId out : node.outputs) {
+        if (out == kNoValue) {
+          outs.emplace_back();
+          continue;
+        }
+        const FrameValue& fv = frame[out];
+        outs.push_back({fv.type.dtype, fv.type.shape, fv.ptr, nullptr});
+      }
+    }
+    KernelContext ctx(kit_, node.view, node.parsed, ins, outs, flags + 4 * s, options.profiler, &step.tag);
+    Status st = node.schema->impl->run(ctx);
+    if (!st.ok()) return st.code() == StatusCode::kInternal ? st : st.with_context(node.view.describe());
+    for (GkBuf& b : ctx.owned()) owned.push_back(std::move(b));
+    if (step.dynamic)
+      for (size_t o = 0; o < node.outputs.size(); ++o) {
+        ValueId out = node.outputs[o];
+        if (out == kNoValue) continue;
+        frame[out].ptr = outs[o].ptr;
+        frame[out].type = {outs[o].dtype, outs[o].shape};
+      }
+  }
+
+  // Outputs whose shape was known only during the run, or that are plan-time
+  // values or inputs: copy them into per-run buffers.
+  for (size_t i = 0; i < g.outputs.size(); ++i) {
+    const ValuePlan& vp = plan.values[g.outputs[i]];
+    if (vp.where == Where::kOutput && !vp.host) continue;
+    const FrameValue& fv = frame[g.outputs[i]];
+    GK_TRY(GkBuf buf, kit_.alloc(fv.type.dtype, numel(fv.type.shape)));
+    if (buf.bytes() > 0) GK_RETURN_IF_ERROR(kit_.device().copy(buf.ptr(), fv.ptr, buf.bytes()));
+    outputs[i].buf = std::move(buf);
+    outputs[i].shape = fv.type.shape;
+  }
+  // The frame's dynamic buffers must outlive the launches that use them.
+  GK_RETURN_IF_ERROR(kit_.sync());
+  return ok_status();
+}
+
+Result<std::vector<NamedBuf>> Executor::run(const std::vector<NamedBuf>& inputs, const RunOptions& options,
+                                            RunInfo* info) {
+  const Graph& g = model_.graph;
+  GK_TRY(std::vector<const NamedBuf*> ordered, order_inputs(inputs));
+  std::vector<TensorType> types;
+  for (const NamedBuf* in : ordered) types.push_back({in->buf.dtype(), in->shape});
+  bool created = false;
+  GK_TRY(std::shared_ptr<Plan> plan, plan_for(types, &created));
+  if (info) info->new_plan = created;
+
+  std::vector<NamedBuf> outputs(g.outputs.size());
+  for (size_t i = 0; i < g.outputs.size(); ++i) {
+    outputs[i].name = g.values[g.outputs[i]].name;
+    const ValuePlan& vp = plan->values[g.outputs[i]];
+    if (vp.where != Where::kOutput || vp.host) continue;
+    GK_TRY(outputs[i].buf, kit_.alloc(vp.type.dtype, numel(vp.type.shape)));
+    outputs[i].shape = vp.type.shape;
+  }
+
+  const size_t flag_bytes = std::max<size_t>(plan->steps.size(), 1) * 4;
+  GK_TRY(GkBuf arena, kit_.alloc(DType::kU8, static_cast<int64_t>(plan->memory.arena_bytes)));
+  GK_TRY(GkBuf flags, kit_.alloc(DType::kU8, static_cast<int64_t>(flag_bytes)));
+  GK_RETURN_IF_ERROR(kit_.device().memset(flags.ptr(), 0, flag_bytes));
+  GK_RETURN_IF_ERROR(run_frame(*plan, ordered, outputs, options, arena.ptr(), flags.ptr()));
+  GK_RETURN_IF_ERROR(check_flags(*plan, flags.ptr()));
+  if (info && kit_.backend() == BackendKind::kCuda && !cuda_graphs_) info->graph_fallback = "disabled";
+  return outputs;
+}
+
+}  // namespace gk

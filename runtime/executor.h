@@ -1,0 +1,91 @@
+// The executor: plans each input-shape signature once (shape inference, plan-time
+// evaluation of host-known values, memory plan) and runs plans in per-run frames.
+#pragma once
+
+#include "graph/ir.h"
+#include "graph/planner.h"
+#include "runtime/session.h"
+
+#include <map>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <vector>
+
+namespace gk {
+
+// Where a value lives during a run.
+enum class Where : uint8_t {
+  kAbsent,    // no value (unused, or an absent optional)
+  kInput,     // a caller's input buffer
+  kOutput,    // a per-run output buffer
+  kConstant,  // device copy of a plan-time value, owned by the plan
+  kArena,     // arena + offset
+  kAlias,     // the bytes of alias_root
+  kDynamic,   // shape known only during the run; allocated by the run
+};
+
+struct ValuePlan {
+  TensorType type;
+  bool typed = false;
+  std::shared_ptr<const HostTensor> host;  // value known at plan time
+  Where where = Where::kAbsent;
+  int io_index = -1;                       // kInput / kOutput
+  int64_t offset = 0;                      // kArena
+  ValueId alias_root = kNoValue;           // kAlias
+  GkBuf constant;                          // kConstant
+};
+
+struct StepPlan {
+  int node = -1;        // index into graph.nodes
+  bool dynamic = false; // infer and allocate during the run
+  bool skip = false;    // alias op whose output is its input's bytes: nothing to do
+  LaunchTag tag;
+};
+
+struct Plan {
+  std::vector<ValuePlan> values;
+  std::vector<StepPlan> steps;
+  std::vector<PlanTensor> tensors;
+  MemoryPlan memory;
+  PlanSummary summary;
+
+  // CUDA graph replay state (one captured graph per plan, with its own arena).
+  std::mutex graph_mutex;
+  int runs = 0;
+  bool has_graph = false;
+  GraphId graph = 0;
+  GkBuf graph_arena, graph_flags;
+  std::vector<DevPtr> graph_inputs, graph_outputs;
+  std::vector<size_t> graph_input_bytes, graph_output_bytes;
+  std::string graph_fallback;
+};
+
+class Executor {
+ public:
+  Executor(const Model& model, Kit kit, Kit host_kit, bool cuda_graphs)
+      : model_(model), kit_(std::move(kit)), host_kit_(std::move(host_kit)), cuda_graphs_(cuda_graphs) {}
+
+  Result<std::vector<NamedBuf>> run(const std::vector<NamedBuf>& inputs, const RunOptions& options,
+                                    RunInfo* info);
+  Result<std::shared_ptr<Plan>> plan_for(const std::vector<TensorType>& input_types, bool* created);
+  size_t plans_created() const;
+  // Maps named inputs to the model's input order, checking names, dtypes and shapes.
+  Result<std::vector<const NamedBuf*>> order_inputs(const std::vector<NamedBuf>& inputs) const;
+
+ private:
+  Result<std::shared_ptr<Plan>> build_plan(const std::vector<TensorType>& input_types);
+  Status place_values(Plan& plan);
+  Status run_frame(Plan& plan, const std::vector<const NamedBuf*>& inputs, std::vector<NamedBuf>& outputs,
+                   const RunOptions& options, DevPtr arena, DevPtr flags);
+  Status check_flags(const Plan& plan, DevPtr flags);
+
+  const Model& model_;
+  Kit kit_;
+  Kit host_kit_;
+  bool cuda_graphs_;
+  mutable std::mutex plans_mutex_;
+  std::map<std::string, std::shared_ptr<Plan>> plans_;
+};
+
+}  // namespace gk

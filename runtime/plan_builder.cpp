@@ -1,0 +1,225 @@
+// Planning one input-shape signature: shape/type inference in execution order,
+// plan-time evaluation of values computable on the host (shape arithmetic,
+// constant subgraphs), then placement of every device value and the memory plan.
+#include "ops/op_eval.h"
+#include "runtime/executor.h"
+
+#include <spdlog/spdlog.h>
+
+namespace gk {
+namespace {
+
+// Plan-time evaluation runs on the CPU backend; above this many output bytes a
+// node runs on the device instead (a constant subgraph that large is a weight
+// transform better done once per run than copied around). // untuned
+constexpr size_t kHostEvalMaxBytes = size_t{64} << 20;
+
+std::string shapes_of(const std::vector<TensorType>& types) {
+  std::string s;
+  for (const auto& t : types) {
+    if (!s.empty()) s += ", ";
+    s += t.dtype == DType::kUndefined ? std::string("-") : shape_str(t.shape);
+  }
+  return s;
+}
+
+}  // namespace
+
+Result<std::shared_ptr<Plan>> Executor::build_plan(const std::vector<TensorType>& input_types) {
+  const Graph& g = model_.graph;
+  auto plan = std::make_shared<Plan>();
+  plan->values.resize(g.values.size());
+  std::vector<bool> dynamic(g.values.size(), false);
+
+  for (size_t v = 0; v < g.values.size(); ++v) {
+    if (g.values[v].initializer) {
+      auto& vp = plan->values[v];
+      vp.host = g.values[v].initializer;
+      vp.type = {vp.host->dtype(), vp.host->shape()};
+      vp.typed = true;
+    }
+  }
+  for (size_t i = 0; i < g.inputs.size(); ++i) {
+    auto& vp = plan->values[g.inputs[i]];
+    vp.type = input_types[i];
+    vp.typed = true;
+    vp.where = Where::kInput;
+    vp.io_index = static_cast<int>(i);
+  }
+
+  for (size_t n = 0; n < g.nodes.size(); ++n) {
+    const Node& node = g.nodes[n];
+    if (!node.schema)
+      return unimplemented("{}: op {} is not supported", node.view.describe(), node.view.op_type);
+    bool any_dynamic = false, all_host = true;
+    for (ValueId in : node.inputs) {
+      if (in == kNoValue) continue;
+      any_dynamic |= dynamic[in];
+      if (!plan->values[in].typed && !dynamic[in])
+        return internal_error("{}: input '{}' has no type at plan time", node.view.describe(),
+                              g.values[in].name);
+      all_host &= plan->values[in].host != nullptr;
+    }
+    StepPlan step;
+    step.node = static_cast<int>(n);
+    step.tag.nodes = node.covers.empty() ? node.view.name : fmt::format("{}", fmt::join(node.covers, ","));
+    step.tag.op_type = node.view.op_type;
+    if (node.view.epilogue.kind != Epilogue::Kind::kNone) step.tag.op_type += "+act";
+    if (any_dynamic) {
+      for (ValueId out : node.outputs)
+        if (out != kNoValue) dynamic[out] = true;
+      step.dynamic = true;
+      plan->steps.push_back(std::move(step));
+      continue;
+    }
+
+    InferContext ictx{node.view, node.parsed, {}, {}, {}, false};
+    for (ValueId in : node.inputs) {
+      ictx.inputs.push_back(in == kNoValue ? TensorType{} : plan->values[in].type);
+      ictx.values.push_back(in == kNoValue ? nullptr : plan->values[in].host.get());
+    }
+    ictx.outputs.resize(node.outputs.size());
+    Status s = node.schema->impl->infer(ictx);
+    if (!s.ok()) return s.with_context(model_.path.empty() ? "model" : model_.path);
+    step.tag.shapes = shapes_of(ictx.inputs);
+
+    size_t out_bytes = 0;
+    for (const auto& t : ictx.outputs) out_bytes += dtype_storage_bytes(t.dtype, numel(t.shape));
+    if (all_host && out_bytes <= kHostEvalMaxBytes) {
+      std::vector<const HostTensor*> ins;
+      for (ValueId in : node.inputs) ins.push_back(in == kNoValue ? nullptr : plan->values[in].host.get());
+      auto r = evaluate_op(host_kit_, *node.schema, node.view, node.parsed, ins);
+      if (!r.ok()) return r.status().with_context(model_.path.empty() ? "model" : model_.path);
+      for (size_t o = 0; o < node.outputs.size(); ++o) {
+        if (node.outputs[o] == kNoValue) continue;
+        auto& vp = plan->values[node.outputs[o]];
+        vp.host = std::make_shared<HostTensor>(std::move(r->outputs[o]));
+        vp.type = {vp.host->dtype(), vp.host->shape()};
+        vp.typed = true;
+      }
+      ++plan->summary.host_nodes;
+      continue;
+    }
+    for (size_t o = 0; o < node.outputs.size(); ++o) {
+      if (node.outputs[o] == kNoValue) continue;
+      auto& vp = plan->values[node.outputs[o]];
+      vp.type = ictx.outputs[o];
+      vp.typed = true;
+      if (ictx.dynamic_shape) dynamic[node.outputs[o]] = true;
+    }
+    step.dynamic = ictx.dynamic_shape;
+    plan->steps.push_back(std::move(step));
+  }
+  for (size_t v = 0; v < g.values.size(); ++v)
+    if (dynamic[v]) plan->values[v].where = Where::kDynamic;
+  GK_RETURN_IF_ERROR(place_values(*plan));
+  return plan;
+}
+
+Status Executor::place_values(Plan& plan) {
+  const Graph& g = model_.graph;
+  // Graph outputs get their own buffer per run (returned to the caller), unless
+  // their shape is only known during the run.
+  for (size_t i = 0; i < g.outputs.size(); ++i) {
+    auto& vp = plan.values[g.outputs[i]];
+    if (vp.where == Where::kDynamic || vp.where == Where::kInput) continue;
+    vp.where = Where::kOutput;
+    vp.io_index = static_cast<int>(i);
+  }
+
+  // Values read by device steps: plan-time values become device constants.
+  std::vector<int> step_of(g.values.size(), -1);
+  for (size_t s = 0; s < plan.steps.size(); ++s) {
+    const Node& node = g.nodes[plan.steps[s].node];
+    for (ValueId in : node.inputs) {
+      if (in == kNoValue) continue;
+      auto& vp = plan.values[in];
+      if (vp.host && vp.where == Where::kAbsent) {
+        vp.where = Where::kConstant;
+        GK_TRY(vp.constant, kit_.upload(*vp.host));
+        plan.summary.constant_bytes += vp.host->bytes();
+      }
+    }
+  }
+  // Graph outputs that are plan-time values are copied from a device constant.
+  for (ValueId out : g.outputs) {
+    auto& vp = plan.values[out];
+    if (vp.host && !vp.constant.owns_memory()) {
+      GK_TRY(vp.constant, kit_.upload(*vp.host));
+    }
+  }
+
+  // Device values produced by steps: arena tensors, aliases and in-place pairs.
+  plan.tensors.assign(g.values.size(), PlanTensor{});
+  for (size_t v = 0; v < g.values.size(); ++v) {
+    plan.tensors[v].name = g.values[v].name;
+    plan.tensors[v].pinned = true;
+  }
+  for (size_t s = 0; s < plan.steps.size(); ++s) {
+    StepPlan& step = plan.steps[s];
+    const Node& node = g.nodes[step.node];
+    const int si = static_cast<int>(s);
+    for (ValueId in : node.inputs)
+      if (in != kNoValue) plan.tensors[in].last_use = std::max(plan.tensors[in].last_use, si);
+    if (step.dynamic) continue;
+    for (size_t o = 0; o < node.outputs.size(); ++o) {
+      ValueId out = node.outputs[o];
+      if (out == kNoValue) continue;
+      auto& vp = plan.values[out];
+      auto& t = plan.tensors[out];
+      t.first_use = si;
+      t.last_use = std::max(t.last_use, si);
+      if (vp.where != Where::kAbsent) continue;  // graph output
+      vp.where = Where::kArena;
+      t.pinned = false;
+      t.bytes = dtype_storage_bytes(vp.type.dtype, numel(vp.type.shape));
+      const OpTraits& traits = node.schema->traits;
+      if (o == 0 && traits.alias_input >= 0 && static_cast<size_t>(traits.alias_input) < node.inputs.size()) {
+        ValueId src = node.inputs[traits.alias_input];
+        if (src != kNoValue && plan.values[src].where != Where::kDynamic &&
+            plan.values[src].where != Where::kOutput) {
+          vp.where = Where::kAlias;
+          vp.alias_root = src;
+          t.alias_of = src;
+          step.skip = true;
+        }
+      } else if (o == 0 && traits.inplace_input >= 0 &&
+                 static_cast<size_t>(traits.inplace_input) < node.inputs.size()) {
+        ValueId src = node.inputs[traits.inplace_input];
+        if (src != kNoValue && plan.values[src].where == Where::kArena) t.inplace_of = src;
+      }
+    }
+  }
+  // Aliases of aliases point at the root that owns the bytes.
+  for (auto& vp : plan.values)
+    while (vp.where == Where::kAlias && plan.values[vp.alias_root].where == Where::kAlias)
+      vp.alias_root = plan.values[vp.alias_root].alias_root;
+
+  GK_TRY(plan.memory, plan_memory(plan.tensors));
+  GK_RETURN_IF_ERROR(verify_plan(plan.tensors, plan.memory));
+  for (size_t v = 0; v < g.values.size(); ++v)
+    if (plan.values[v].where == Where::kArena) {
+      plan.values[v].offset = plan.memory.offsets[v];
+      if (plan.values[v].offset < 0)
+        return internal_error("planner left value '{}' without an offset", g.values[v].name);
+    }
+  plan.summary.planned_peak_bytes = plan.memory.arena_bytes;
+  plan.summary.naive_bytes = plan.memory.naive_bytes;
+  plan.summary.lower_bound_bytes = plan.memory.lower_bound_bytes;
+  std::vector<size_t> live(plan.steps.size(), 0);
+  for (size_t v = 0; v < g.values.size(); ++v) {
+    const PlanTensor& t = plan.tensors[v];
+    if (plan.values[v].where != Where::kArena || plan.memory.root[v] != static_cast<int>(v)) continue;
+    for (int s = std::max(t.first_use, 0); s <= t.last_use && s < static_cast<int>(live.size()); ++s)
+      live[s] += t.bytes;
+  }
+  for (size_t s = 0; s < plan.steps.size(); ++s) {
+    const StepPlan& step = plan.steps[s];
+    if (step.dynamic) ++plan.summary.dynamic_nodes;
+    else ++plan.summary.device_nodes;
+    plan.summary.live_bytes_by_nodes[step.tag.nodes] = live[s];
+  }
+  return ok_status();
+}
+
+}  // namespace gk

@@ -1,0 +1,122 @@
+// The public C++ API: open a model once, run it many times, from many threads.
+//
+//   auto session = gk::Session::open("model.onnx", {.backend = "auto"});
+//   auto outputs = (*session)->run({{"x", tensor}});
+//
+// The session is immutable after load; each run has its own frame (arena,
+// inputs, outputs), so concurrent run() calls on one session are safe. A new set
+// of input shapes plans once (shape inference, plan-time evaluation of shape
+// arithmetic, memory plan); the plan is cached by shape signature.
+#pragma once
+
+#include "graph/ir.h"
+#include "runtime/kit/kit.h"
+
+#include <map>
+#include <memory>
+#include <set>
+#include <string>
+#include <vector>
+
+namespace gk {
+
+struct SessionOptions {
+  std::string backend = "auto";            // auto | cpu | cuda
+  int device = -1;                         // CUDA ordinal; -1: GK_DEVICE or the best
+  int threads = 0;                         // CPU workers; 0: all cores
+  std::set<std::string> disabled_passes;   // pass names (see graph/passes)
+  bool cuda_graphs = true;                 // capture the second run of a shape, replay later
+  size_t memory_budget = 0;                // idle bytes the pool keeps; 0 = unlimited
+  Kit kit;                                 // share a device and pool with other sessions
+};
+
+// A graph input or output: dims are known (value >= 0) or named symbols.
+struct IoDesc {
+  std::string name;
+  DType dtype = DType::kUndefined;
+  std::vector<Dim> dims;
+  bool has_shape = false;
+};
+
+struct NamedTensor {
+  std::string name;
+  HostTensor tensor;
+};
+
+// A device-resident tensor: the buffer and its shape.
+struct NamedBuf {
+  std::string name;
+  GkBuf buf;
+  Shape shape;
+};
+
+struct RunOptions {
+  Profiler* profiler = nullptr;  // tag every launch with its ONNX node(s) and op type
+};
+
+struct RunInfo {
+  bool new_plan = false;          // this run planned a new shape signature
+  bool graph_replayed = false;    // CUDA: this run replayed a captured graph
+  bool graph_captured = false;
+  std::string graph_fallback;     // why this shape runs without a CUDA graph, if it does
+};
+
+// What `gkrun info` and `bench` report about a plan.
+struct PlanSummary {
+  size_t planned_peak_bytes = 0;
+  size_t naive_bytes = 0;
+  size_t lower_bound_bytes = 0;
+  size_t constant_bytes = 0;      // initializers and plan-time values on the device
+  int device_nodes = 0;           // launched per run
+  int host_nodes = 0;             // evaluated at plan time (shape arithmetic, constants)
+  int dynamic_nodes = 0;          // shapes known only during the run
+  std::string table;              // per-tensor table (name, bytes, offset, first, last)
+  // Arena bytes alive at each launched step, keyed by the step's node names (the
+  // profiler's LaunchTag::nodes): the memory counter track of a trace.
+  std::map<std::string, size_t> live_bytes_by_nodes;
+};
+
+class Executor;
+struct Plan;
+
+class Session {
+ public:
+  static Result<std::shared_ptr<Session>> open(const std::string& path, SessionOptions options = {});
+  static Result<std::shared_ptr<Session>> open_from_memory(const void* data, size_t size,
+                                                           SessionOptions options = {});
+  ~Session();
+
+  const std::vector<IoDesc>& inputs() const { return inputs_; }
+  const std::vector<IoDesc>& outputs() const { return outputs_; }
+  const Model& model() const { return model_; }
+  Kit kit() const { return kit_; }
+  BackendKind backend() const { return kit_.backend(); }
+
+  // Host tensors in, host tensors out (in the model's output order).
+  Result<std::vector<NamedTensor>> run(const std::vector<NamedTensor>& inputs,
+                                       const RunOptions& options = {}, RunInfo* info = nullptr) const;
+  // Device-resident: inputs bound without a copy, outputs returned as GkBufs.
+  Result<std::vector<NamedBuf>> run_device(const std::vector<NamedBuf>& inputs,
+                                           const RunOptions& options = {}, RunInfo* info = nullptr) const;
+
+  // Plans (or finds) the plan for these input shapes; for info and bench.
+  Result<PlanSummary> plan_summary(const std::vector<std::pair<std::string, Shape>>& input_shapes,
+                                   bool per_tensor_table = false) const;
+  size_t plans_created() const;
+
+ private:
+  Session() = default;
+  static Result<std::shared_ptr<Session>> finish_open(Model model, SessionOptions options);
+
+  Model model_;
+  SessionOptions options_;
+  Kit kit_;
+  Kit host_kit_;  // the CPU kit for plan-time evaluation (== kit_ on the CPU backend)
+  std::vector<IoDesc> inputs_, outputs_;
+  std::unique_ptr<Executor> executor_;
+};
+
+// Opens the kit `options` asks for: "auto" tries CUDA and falls back to CPU.
+Result<Kit> open_kit(const std::string& backend, int device, int threads, size_t memory_budget);
+
+}  // namespace gk

@@ -1,0 +1,16 @@
+// Reading and writing tensors: NumPy .npy (v1/v2/v3, little-endian, C order) and
+// ONNX TensorProto .pb files.
+#pragma once
+
+#include "runtime/kit/host_tensor.h"
+
+#include <string>
+
+namespace gk {
+
+Result<HostTensor> read_npy(const std::string& path);
+Status write_npy(const std::string& path, const HostTensor& tensor);
+// .npy or .pb by extension (anything not .npy is read as a TensorProto).
+Result<HostTensor> read_tensor_file(const std::string& path);
+
+}  // namespace gk

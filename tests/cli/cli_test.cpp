@@ -1,0 +1,245 @@
+// The gkrun binary's contract (DESIGN.md): bad input gives one line on stderr and
+// the documented exit code; check/bench/profile/info produce their fields.
+#include <catch2/catch.hpp>
+
+#include <onnx/onnx-ml.pb.h>
+
+#include <array>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <random>
+#include <sstream>
+#include <string>
+#include <sys/wait.h>
+
+namespace fs = std::filesystem;
+
+namespace {
+
+const fs::path kData = fs::path(GK_SOURCE_DIR) / ".." / "shared" / "onnx-backend-data";
+
+struct Result {
+  int code = -1;
+  std::string out, err;
+};
+
+fs::path temp_dir() {
+  static fs::path dir = [] {
+    fs::path d = fs::temp_directory_path() / ("gkrun_cli_test_" + std::to_string(::getpid()));
+    fs::create_directories(d);
+    return d;
+  }();
+  return dir;
+}
+
+std::string slurp(const fs::path& p) {
+  std::ifstream in(p, std::ios::binary);
+  std::ostringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+Result gkrun(const std::string& args) {
+  const fs::path out = temp_dir() / "stdout.txt", err = temp_dir() / "stderr.txt";
+  std::string cmd = std::string(GKRUN_BIN) + " " + args + " >" + out.string() + " 2>" + err.string();
+  int status = std::system(cmd.c_str());
+  Result r;
+  r.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  r.out = slurp(out);
+  r.err = slurp(err);
+  return r;
+}
+
+int lines(const std::string& s) {
+  int n = 0;
+  for (char c : s) n += c == '\n';
+  return n;
+}
+
+// y = Relu(x) with an op nobody implements beside it: the unsupported-op case.
+fs::path write_model(const std::string& name, bool with_unsupported) {
+  onnx::ModelProto m;
+  m.set_ir_version(8);
+  m.add_opset_import()->set_version(17);
+  if (with_unsupported) {
+    auto* o = m.add_opset_import();
+    o->set_domain("com.example");
+    o->set_version(1);
+  }
+  auto* g = m.mutable_graph();
+  g->set_name("g");
+  auto add_io = [](onnx::ValueInfoProto* v, const char* n) {
+    v->set_name(n);
+    auto* t = v->mutable_type()->mutable_tensor_type();
+    t->set_elem_type(onnx::TensorProto::FLOAT);
+    t->mutable_shape()->add_dim()->set_dim_value(2);
+    t->mutable_shape()->add_dim()->set_dim_value(3);
+  };
+  add_io(g->add_input(), "x");
+  add_io(g->add_output(), "y");
+  auto* n = g->add_node();
+  n->set_op_type("Relu");
+  n->set_name("relu0");
+  n->add_input("x");
+  n->add_output(with_unsupported ? "r" : "y");
+  if (with_unsupported) {
+    for (const char* op_name : {"frob0", "frob1"}) {
+      auto* u = g->add_node();
+      u->set_op_type(std::string(op_name) == "frob0" ? "Frobnicate" : "Twiddle");
+      u->set_domain("com.example");
+      u->set_name(op_name);
+      u->add_input(std::string(op_name) == "frob0" ? "r" : "f");
+      u->add_output(std::string(op_name) == "frob0" ? "f" : "y");
+    }
+  }
+  fs::path p = temp_dir() / name;
+  std::ofstream f(p, std::ios::binary);
+  m.SerializeToOstream(&f);
+  return p;
+}
+
+fs::path relu_model() { return write_model("relu.onnx", false); }
+
+void write_npy_f32(const fs::path& p, const std::string& shape, size_t count) {
+  std::string header = "{'descr': '<f4', 'fortran_order': False, 'shape': " + shape + ", }";
+  while ((10 + header.size() + 1) % 64) header += ' ';
+  header += '\n';
+  std::ofstream f(p, std::ios::binary);
+  f.write("\x93NUMPY\x01\x00", 8);
+  f.put(static_cast<char>(header.size() & 0xff));
+  f.put(static_cast<char>(header.size() >> 8));
+  f << header;
+  std::vector<float> v(count, -1.5f);
+  f.write(reinterpret_cast<const char*>(v.data()), static_cast<std::streamsize>(v.size() * 4));
+}
+
+TEST_CASE("gkrun runs a model and prints outputs and timing", "[cli]") {
+  Result r = gkrun(relu_model().string() + " --backend cpu");
+  INFO(r.err);
+  REQUIRE(r.code == 0);
+  CHECK_THAT(r.out, Catch::Contains("output y  float32  2x3"));
+  CHECK_THAT(r.out, Catch::Contains("first run"));
+}
+
+TEST_CASE("gkrun reads an .npy input and saves outputs", "[cli]") {
+  fs::path in = temp_dir() / "x.npy";
+  write_npy_f32(in, "(2, 3)", 6);
+  fs::path out_dir = temp_dir() / "outs";
+  Result r = gkrun(relu_model().string() + " --backend cpu --input x=" + in.string() + " --output-dir " +
+                   out_dir.string());
+  INFO(r.err);
+  REQUIRE(r.code == 0);
+  CHECK_THAT(r.out, Catch::Contains("min 0  max 0"));  // relu(-1.5) everywhere
+  CHECK(fs::exists(out_dir / "y.npy"));
+}
+
+TEST_CASE("gkrun: bad input is one line on stderr and the documented exit code", "[cli][errors]") {
+  SECTION("missing file") {
+    Result r = gkrun((temp_dir() / "no_such_model.onnx").string());
+    CHECK(r.code == 2);
+    CHECK(lines(r.err) == 1);
+    CHECK_THAT(r.err, Catch::Contains("no_such_model.onnx"));
+  }
+  SECTION("not an ONNX file") {
+    fs::path p = temp_dir() / "random.onnx";
+    std::mt19937 rng(7);
+    std::ofstream f(p, std::ios::binary);
+    for (int i = 0; i < 4096; ++i) f.put(static_cast<char>(rng()));
+    f.close();
+    Result r = gkrun(p.string());
+    CHECK(r.code == 2);
+    CHECK(lines(r.err) == 1);
+    CHECK_THAT(r.err, Catch::Contains("random.onnx"));
+  }
+  SECTION("unknown input name") {
+    Result r = gkrun(relu_model().string() + " --backend cpu --shape nope=1x2");
+    CHECK(r.code == 2);
+    CHECK(lines(r.err) == 1);
+    CHECK_THAT(r.err, Catch::Contains("nope"));
+  }
+  SECTION("wrong shape in an input file") {
+    fs::path in = temp_dir() / "bad_shape.npy";
+    write_npy_f32(in, "(4, 3)", 12);
+    Result r = gkrun(relu_model().string() + " --backend cpu --input x=" + in.string());
+    CHECK(r.code == 2);
+    CHECK(lines(r.err) == 1);
+    CHECK_THAT(r.err, Catch::Contains("dim 0 is 4"));
+  }
+  SECTION("wrong dtype in an input file") {
+    fs::path in = temp_dir() / "bad_dtype.npy";
+    std::string header = "{'descr': '<i8', 'fortran_order': False, 'shape': (2, 3), }";
+    while ((10 + header.size() + 1) % 64) header += ' ';
+    header += '\n';
+    std::ofstream f(in, std::ios::binary);
+    f.write("\x93NUMPY\x01\x00", 8);
+    f.put(static_cast<char>(header.size()));
+    f.put(0);
+    f << header << std::string(48, '\0');
+    f.close();
+    Result r = gkrun(relu_model().string() + " --backend cpu --input x=" + in.string());
+    CHECK(r.code == 2);
+    CHECK(lines(r.err) == 1);
+    CHECK_THAT(r.err, Catch::Contains("int64"));
+  }
+  SECTION("malformed --shape") {
+    Result r = gkrun(relu_model().string() + " --backend cpu --shape x=2xbanana");
+    CHECK(r.code == 2);
+    CHECK(lines(r.err) == 1);
+    CHECK_THAT(r.err, Catch::Contains("2xbanana"));
+  }
+  SECTION("unsupported ops are all named") {
+    Result r = gkrun(write_model("unsupported.onnx", true).string() + " --backend cpu");
+    CHECK(r.code == 2);
+    CHECK(lines(r.err) == 1);
+    CHECK_THAT(r.err, Catch::Contains("Frobnicate"));
+    CHECK_THAT(r.err, Catch::Contains("Twiddle"));
+  }
+}
+
+TEST_CASE("gkrun info lists ops, unsupported ops and the memory plan as JSON", "[cli]") {
+  Result r = gkrun("info " + write_model("unsupported_info.onnx", true).string() + " --json");
+  CHECK(r.code == 2);
+  CHECK_THAT(r.out, Catch::Contains("\"unsupported\":[{\"op_type\":\"Frobnicate\""));
+  Result ok = gkrun("info " + relu_model().string() + " --backend cpu --json");
+  INFO(ok.err);
+  CHECK(ok.code == 0);
+  for (const char* key : {"\"inputs\"", "\"outputs\"", "\"ops\":{\"Relu\":1}", "\"planned_peak_bytes\"",
+                          "\"naive_bytes\"", "\"lower_bound_bytes\""})
+    CHECK_THAT(ok.out, Catch::Contains(key));
+}
+
+TEST_CASE("gkrun bench --json and profile --trace produce the documented fields", "[cli]") {
+  Result b = gkrun("bench " + relu_model().string() + " --backend cpu --iterations 5 --json");
+  INFO(b.err);
+  REQUIRE(b.code == 0);
+  for (const char* key : {"\"median_ms\"", "\"p90_ms\"", "\"min_ms\"", "\"session_ms\"", "\"first_run_ms\"",
+                          "\"peak_bytes\""})
+    CHECK_THAT(b.out, Catch::Contains(key));
+  fs::path trace = temp_dir() / "trace.json";
+  Result p = gkrun("profile " + relu_model().string() + " --backend cpu --iterations 3 --trace " + trace.string() +
+                   " --json");
+  INFO(p.err);
+  REQUIRE(p.code == 0);
+  CHECK_THAT(p.out, Catch::Contains("\"kernels\""));
+  std::string t = slurp(trace);
+  CHECK_THAT(t, Catch::StartsWith("{\"traceEvents\":["));
+  // One complete event per launch: 3 profiled runs of one Relu.
+  size_t events = 0;
+  for (size_t pos = 0; (pos = t.find("\"ph\":\"X\"", pos)) != std::string::npos; ++pos) ++events;
+  CHECK(events == 3);
+}
+
+TEST_CASE("gkrun check passes an ONNX node test folder", "[cli]") {
+  const fs::path dir = kData / "node" / "test_relu";
+  if (!fs::exists(dir)) {
+    WARN("SKIP: " << dir << " absent");
+    return;
+  }
+  Result r = gkrun("check " + dir.string() + " --backend cpu");
+  INFO(r.out << r.err);
+  CHECK(r.code == 0);
+  CHECK_THAT(r.out, Catch::EndsWith("check: PASS\n"));
+}
+
+}  // namespace

@@ -1,0 +1,137 @@
+// The session API: open, describe, run with host tensors and device buffers, the
+// plan cache, and concurrent runs from 8 threads (bit-identical to one thread).
+#include "runtime/session.h"
+
+#include <catch2/catch.hpp>
+
+#include <filesystem>
+#include <thread>
+
+namespace fs = std::filesystem;
+
+namespace gk {
+namespace {
+
+const fs::path kData = fs::path(GK_SOURCE_DIR) / ".." / "shared" / "onnx-backend-data";
+
+#define REQUIRE_DATA(path)                                   \
+  if (!fs::exists(path)) {                                   \
+    WARN("SKIP: " << (path) << " absent");                   \
+    return;                                                  \
+  }
+
+SessionOptions cpu_options() {
+  SessionOptions o;
+  o.backend = "cpu";
+  return o;
+}
+
+HostTensor ramp(Shape shape, float scale) {
+  std::vector<float> v(numel(shape));
+  for (size_t i = 0; i < v.size(); ++i) v[i] = scale * static_cast<float>(static_cast<int>(i % 17) - 8);
+  return HostTensor::from_vector(DType::kF32, shape, v);
+}
+
+TEST_CASE("session: describes inputs and outputs, runs a model", "[session]") {
+  const fs::path model = kData / "node" / "test_relu" / "model.onnx";
+  REQUIRE_DATA(model);
+  auto s = Session::open(model.string(), cpu_options());
+  REQUIRE(s.ok());
+  REQUIRE((*s)->inputs().size() == 1);
+  CHECK((*s)->inputs()[0].dtype == DType::kF32);
+  auto in = ramp({3, 4, 5}, 0.5f);
+  auto out = (*s)->run({{(*s)->inputs()[0].name, in}});
+  REQUIRE(out.ok());
+  REQUIRE(out->size() == 1);
+  const HostTensor& y = (*out)[0].tensor;
+  REQUIRE(y.shape() == Shape{3, 4, 5});
+  for (int64_t i = 0; i < y.numel(); ++i) CHECK(y.data<float>()[i] == std::max(0.0f, in.data<float>()[i]));
+}
+
+TEST_CASE("session: unknown input names and wrong shapes are named errors", "[session][errors]") {
+  const fs::path model = kData / "node" / "test_relu" / "model.onnx";
+  REQUIRE_DATA(model);
+  auto s = Session::open(model.string(), cpu_options());
+  REQUIRE(s.ok());
+  auto bad_name = (*s)->run({{"nope", ramp({3, 4, 5}, 1)}});
+  REQUIRE_FALSE(bad_name.ok());
+  CHECK(bad_name.status().code() == StatusCode::kInvalidArgument);
+  CHECK_THAT(bad_name.status().message(), Catch::Contains("nope"));
+  auto bad_shape = (*s)->run({{(*s)->inputs()[0].name, ramp({3, 4, 6}, 1)}});
+  REQUIRE_FALSE(bad_shape.ok());
+  CHECK_THAT(bad_shape.status().message(), Catch::Contains("dim 2 is 6"));
+}
+
+TEST_CASE("session: device-resident inputs and outputs", "[session]") {
+  const fs::path model = kData / "node" / "test_relu" / "model.onnx";
+  REQUIRE_DATA(model);
+  auto s = Session::open(model.string(), cpu_options());
+  REQUIRE(s.ok());
+  Kit kit = (*s)->kit();
+  auto in = ramp({3, 4, 5}, 0.25f);
+  auto buf = kit.upload(in);
+  REQUIRE(buf.ok());
+  auto outs = (*s)->run_device({{(*s)->inputs()[0].name, *buf, {3, 4, 5}}});
+  REQUIRE(outs.ok());
+  auto y = (*outs)[0].buf.download((*outs)[0].shape);
+  REQUIRE(y.ok());
+  for (int64_t i = 0; i < y->numel(); ++i) CHECK(y->data<float>()[i] == std::max(0.0f, in.data<float>()[i]));
+}
+
+TEST_CASE("session: one plan per input-shape signature", "[session]") {
+  const fs::path model = kData / "node" / "test_relu" / "model.onnx";
+  REQUIRE_DATA(model);
+  auto s = Session::open(model.string(), cpu_options());
+  REQUIRE(s.ok());
+  const std::string name = (*s)->inputs()[0].name;
+  for (int i = 0; i < 3; ++i) REQUIRE((*s)->run({{name, ramp({3, 4, 5}, 1)}}).ok());
+  CHECK((*s)->plans_created() == 1);
+  RunInfo info;
+  REQUIRE((*s)->run({{name, ramp({3, 4, 5}, 2)}}, {}, &info).ok());
+  CHECK_FALSE(info.new_plan);
+}
+
+TEST_CASE("session: 8 concurrent runs equal a single-threaded run bit for bit", "[session][threads]") {
+  const fs::path dir = kData / "pytorch-converted" / "test_Conv2d";
+  REQUIRE_DATA(dir);
+  auto s = Session::open((dir / "model.onnx").string(), cpu_options());
+  if (!s.ok()) {
+    WARN("SKIP: " << s.status().to_string());
+    return;
+  }
+  const IoDesc& in = (*s)->inputs()[0];
+  Shape shape;
+  for (const Dim& d : in.dims) shape.push_back(d.value);
+  std::vector<HostTensor> inputs;
+  std::vector<std::vector<float>> expected;
+  for (int t = 0; t < 8; ++t) {
+    inputs.push_back(ramp(shape, 0.1f * static_cast<float>(t + 1)));
+    auto out = (*s)->run({{in.name, inputs.back()}});
+    REQUIRE(out.ok());
+    const HostTensor& y = (*out)[0].tensor;
+    expected.emplace_back(y.data<float>(), y.data<float>() + y.numel());
+  }
+  std::vector<std::vector<float>> got(8);
+  std::vector<std::thread> threads;
+  std::atomic<int> failures{0};
+  for (int t = 0; t < 8; ++t)
+    threads.emplace_back([&, t] {
+      for (int rep = 0; rep < 5; ++rep) {
+        auto out = (*s)->run({{in.name, inputs[t]}});
+        if (!out.ok()) {
+          ++failures;
+          return;
+        }
+        const HostTensor& y = (*out)[0].tensor;
+        std::vector<float> v(y.data<float>(), y.data<float>() + y.numel());
+        if (v != expected[t]) ++failures;
+        got[t] = std::move(v);
+      }
+    });
+  for (auto& th : threads) th.join();
+  CHECK(failures == 0);
+  for (int t = 0; t < 8; ++t) CHECK(got[t] == expected[t]);
+}
+
+}  // namespace
+}  // namespace gk

@@ -1,0 +1,151 @@
+// gkrun info MODEL: what the model is, what we cannot run, and its memory plan.
+#include "graph/loader.h"
+#include "tools/gkrun/commands.h"
+#include "tools/gkrun/common.h"
+#include "tools/gkrun/json.h"
+
+#include <map>
+
+namespace gk::cli {
+namespace {
+
+std::string dims_text(const IoDesc& d) {
+  if (!d.has_shape) return "?";
+  std::string s;
+  for (const Dim& dim : d.dims) {
+    if (!s.empty()) s += "x";
+    s += dim.known() ? std::to_string(dim.value) : (dim.symbol.empty() ? "?" : dim.symbol);
+  }
+  return s.empty() ? "scalar" : s;
+}
+
+IoDesc describe(const Graph& g, ValueId v) {
+  const Value& value = g.values[v];
+  return {value.name, value.dtype, value.dims, value.has_shape};
+}
+
+}  // namespace
+
+void add_info(CLI::App& root, int* exit_code) {
+  auto* cmd = root.add_subcommand("info", "model summary: versions, inputs/outputs, ops, parameters, memory plan");
+  struct Flags {
+    ModelFlags model;
+    bool json = false;
+  };
+  auto f = std::make_shared<Flags>();
+  f->model.add_to(*cmd);
+  cmd->add_flag("--json", f->json, "one JSON object on stdout");
+  cmd->callback([f, exit_code, &root] {
+    const bool verbose = root.get_option("--verbose")->as<bool>();
+    auto loaded = load_model(f->model.model, LoadOptions{.allow_unsupported = true});
+    if (!loaded.ok()) return void(*exit_code = report_error(loaded.status()));
+    const Model& m = *loaded;
+    const Graph& g = m.graph;
+    std::map<std::string, int> ops;
+    for (const Node& n : g.nodes) ops[(n.view.domain.empty() ? "" : n.view.domain + ".") + n.view.op_type]++;
+    int64_t params = 0;
+    size_t param_bytes = 0;
+    for (const Value& v : g.values)
+      if (v.initializer) {
+        params += v.initializer->numel();
+        param_bytes += v.initializer->bytes();
+      }
+    const std::vector<UnsupportedOp> unsupported = find_unsupported(m);
+
+    // The memory plan needs every input's shape: declared, or bound with --shape.
+    std::optional<PlanSummary> plan;
+    std::string plan_note;
+    if (unsupported.empty()) {
+      auto session = open_session(f->model);
+      if (session.ok()) {
+        auto inputs = make_inputs(**session, f->model);
+        if (inputs.ok()) {
+          std::vector<std::pair<std::string, Shape>> shapes;
+          for (const NamedTensor& in : *inputs) shapes.emplace_back(in.name, in.tensor.shape());
+          auto summary = (*session)->plan_summary(shapes, verbose);
+          if (summary.ok()) plan = *summary;
+          else plan_note = summary.status().to_string();
+        } else {
+          plan_note = inputs.status().message();
+        }
+      } else {
+        plan_note = session.status().to_string();
+      }
+    } else {
+      plan_note = "model has unsupported ops";
+    }
+
+    if (f->json) {
+      JsonWriter w;
+      w.begin_object().field("model", f->model.model).field("ir_version", m.ir_version);
+      w.begin_object("opsets");
+      for (const OpsetImport& o : m.opsets) w.field(o.domain.empty() ? "ai.onnx" : o.domain, o.version);
+      w.end_object();
+      for (const char* key : {"inputs", "outputs"}) {
+        w.begin_array(key);
+        for (ValueId v : key[0] == 'i' ? g.inputs : g.outputs) {
+          IoDesc d = describe(g, v);
+          w.begin_object().field("name", d.name).field("dtype", dtype_name(d.dtype)).field("shape", dims_text(d));
+          w.end_object();
+        }
+        w.end_array();
+      }
+      w.begin_object("ops");
+      for (const auto& [op, count] : ops) w.field(op, count);
+      w.end_object();
+      w.field("nodes", static_cast<int64_t>(g.nodes.size())).field("parameters", params);
+      w.field("parameter_bytes", param_bytes);
+      w.begin_array("unsupported");
+      for (const UnsupportedOp& u : unsupported) {
+        w.begin_object().field("op_type", u.op_type).field("domain", u.domain).field("opset", u.opset);
+        w.begin_array("nodes");
+        for (const std::string& n : u.nodes) w.raw({}, "\"" + json_escape(n) + "\"");
+        w.end_array().end_object();
+      }
+      w.end_array();
+      if (plan) {
+        w.field("planned_peak_bytes", plan->planned_peak_bytes).field("naive_bytes", plan->naive_bytes);
+        w.field("lower_bound_bytes", plan->lower_bound_bytes).field("constant_bytes", plan->constant_bytes);
+        w.field("device_nodes", plan->device_nodes).field("host_nodes", plan->host_nodes);
+      } else {
+        w.raw("planned_peak_bytes", "null").raw("naive_bytes", "null").raw("lower_bound_bytes", "null");
+        w.field("plan_note", plan_note);
+      }
+      w.end_object();
+      fmt::print("{}\n", w.str());
+      *exit_code = kExitOk;
+      return;
+    }
+    fmt::print("model       {}\nir version  {}\nopsets     ", f->model.model, m.ir_version);
+    for (const OpsetImport& o : m.opsets) fmt::print(" {}:{}", o.domain.empty() ? "ai.onnx" : o.domain, o.version);
+    fmt::print("\nproducer    {} {}\n", m.producer_name, m.producer_version);
+    for (ValueId v : g.inputs) {
+      IoDesc d = describe(g, v);
+      fmt::print("input       {}  {}  {}\n", d.name, dtype_name(d.dtype), dims_text(d));
+    }
+    for (ValueId v : g.outputs) {
+      IoDesc d = describe(g, v);
+      fmt::print("output      {}  {}  {}\n", d.name, dtype_name(d.dtype), dims_text(d));
+    }
+    fmt::print("nodes       {}\nparameters  {} ({})\nops        ", g.nodes.size(), params, format_bytes(param_bytes));
+    for (const auto& [op, count] : ops) fmt::print(" {}x{}", op, count);
+    fmt::print("\n");
+    if (unsupported.empty()) fmt::print("unsupported none\n");
+    for (const UnsupportedOp& u : unsupported)
+      fmt::print("unsupported {} ({}, opset {}) at {} node(s): {}\n", u.op_type, u.domain.empty() ? "ai.onnx" : u.domain,
+                 u.opset, u.nodes.size(), fmt::join(u.nodes, ", "));
+    if (plan) {
+      fmt::print("memory plan planned peak {} | naive sum {} | lower bound {} | constants {}\n",
+                 format_bytes(plan->planned_peak_bytes), format_bytes(plan->naive_bytes),
+                 format_bytes(plan->lower_bound_bytes), format_bytes(plan->constant_bytes));
+      fmt::print("steps       {} launched, {} evaluated at plan time, {} with run-time shapes\n", plan->device_nodes,
+                 plan->host_nodes, plan->dynamic_nodes);
+      if (verbose) fmt::print("{}\n", plan->table);
+    } else {
+      fmt::print("memory plan unavailable: {}\n", plan_note);
+    }
+    *exit_code = unsupported.empty() ? kExitOk : kExitInvalid;
+  });
+}
+
+}  // namespace gk::cli
