@@ -98,7 +98,7 @@ class GraphConverter {
   void invalid(std::string what) { ctx_.problems.add_invalid(prefix_ + what); }
 
   // A new value named `name`, or kNoValue (reported) when the name is empty or taken.
-  ValueId define(const std::string& name, const std::string& what) {
+  ValueId define(const std::string& name, const std::string& what, bool node_output = false) {
     if (name.empty()) {
       invalid(fmt::format("{} has an empty name", what));
       return kNoValue;
@@ -107,8 +107,11 @@ class GraphConverter {
       invalid(fmt::format("{} '{}' is already defined as {}", what, name, origin_[static_cast<size_t>(id)]));
       return kNoValue;
     }
-    // ONNX forbids shadowing an enclosing graph's name inside a subgraph.
-    if (scope_.visible_outside(name)) invalid(fmt::format("{} '{}' shadows a value of an enclosing graph", what, name));
+    // SSA spans the enclosing graphs for node outputs (as ONNX's checker enforces);
+    // a subgraph's own inputs and initializers may reuse an outer name, and then
+    // the local value wins when the body is resolved.
+    if (node_output && scope_.visible_outside(name))
+      invalid(fmt::format("{} '{}' shadows a value of an enclosing graph", what, name));
     Value v;
     v.name = name;
     ValueId id = g_.add_value(std::move(v));
@@ -212,7 +215,7 @@ class GraphConverter {
           invalid(fmt::format("{} must have exactly one output, has {}", view.describe(), outs));
           continue;
         }
-        ValueId id = define(np.output(0), what);
+        ValueId id = define(np.output(0), what, /*node_output=*/true);
         auto t = constant_value(np, ctx_.files, view.describe());
         if (!t.ok())
           ctx_.problems.add(t.status(), context_);
@@ -223,7 +226,7 @@ class GraphConverter {
       for (int j = 0; j < outs; ++j) {
         const std::string& name = np.output(j);
         view.output_present.push_back(!name.empty());
-        node.outputs.push_back(name.empty() ? kNoValue : define(name, what));
+        node.outputs.push_back(name.empty() ? kNoValue : define(name, what, /*node_output=*/true));
       }
     }
   }

@@ -65,7 +65,10 @@ Status LoadProblems::to_status(std::string_view source, bool allow_unsupported) 
   if (!ops.empty()) {
     if (!msg.empty()) msg += "; ";
     msg += "unsupported ops: ";
-    for (size_t i = 0; i < ops.size(); ++i) msg += (i ? "; " : "") + describe_op(ops[i]);
+    for (size_t i = 0; i < ops.size(); ++i) {
+      if (i) msg += "; ";
+      msg += describe_op(ops[i]);
+    }
   }
   StatusCode code = invalid.empty() ? StatusCode::kUnimplemented : StatusCode::kInvalidModel;
   return Status(code, fmt::format("{}: {}", source, msg));
