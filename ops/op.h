@@ -63,6 +63,9 @@ struct InferContext {
   // Set when an output's shape depends on device data (NonZero, NMS, Unique): the
   // launcher then allocates those outputs itself (KernelContext::allocate_output).
   bool dynamic_shape = false;
+  // Outputs whose value the rule can compute from input types alone (Shape, Size):
+  // the executor then knows them at plan time and launches nothing for them.
+  std::vector<std::shared_ptr<const HostTensor>> output_values;
 
   const TensorType& in(size_t i) const { return inputs[i]; }
   bool has_value(size_t i) const { return i < values.size() && values[i] != nullptr; }

@@ -258,6 +258,8 @@ std::vector<int64_t> shape_slice(const ShapeAttrs& attrs, const Shape& in) {
 Status infer_shape(InferContext& ctx) {
   auto dims = shape_slice(attrs_as<ShapeAttrs>(ctx.attrs), ctx.in(0).shape);
   ctx.outputs[0] = {DType::kI64, {static_cast<int64_t>(dims.size())}};
+  ctx.output_values = {std::make_shared<HostTensor>(
+      HostTensor::from_vector(DType::kI64, {static_cast<int64_t>(dims.size())}, dims))};
   return ok_status();
 }
 Status run_shape(KernelContext& ctx) {
@@ -267,6 +269,8 @@ Status run_shape(KernelContext& ctx) {
 
 Status infer_size(InferContext& ctx) {
   ctx.outputs[0] = {DType::kI64, {}};
+  ctx.output_values = {std::make_shared<HostTensor>(
+      HostTensor::from_vector(DType::kI64, {}, std::vector<int64_t>{gk::numel(ctx.in(0).shape)}))};
   return ok_status();
 }
 Status run_size(KernelContext& ctx) {

@@ -146,7 +146,7 @@ Status Executor::run_frame(Plan& plan, const std::vector<const NamedBuf*>& input
     if (step.dynamic) {
       // Shapes are known only now: infer with this run's shapes, fetching the
       // values the op needs on the host (a sync; such plans are not captured).
-      InferContext ictx{node.view, node.parsed, {}, {}, {}, false};
+      InferContext ictx{node.view, node.parsed, {}, {}, {}, false, {}};
       fetched.reserve(node.inputs.size());
       for (size_t i = 0; i < node.inputs.size(); ++i) {
         ictx.inputs.push_back(ins[i].present() ? TensorType{ins[i].dtype, ins[i].shape} : TensorType{});

@@ -73,7 +73,7 @@ Result<std::shared_ptr<Plan>> Executor::build_plan(const std::vector<TensorType>
       continue;
     }
 
-    InferContext ictx{node.view, node.parsed, {}, {}, {}, false};
+    InferContext ictx{node.view, node.parsed, {}, {}, {}, false, {}};
     for (ValueId in : node.inputs) {
       ictx.inputs.push_back(in == kNoValue ? TensorType{} : plan->values[in].type);
       ictx.values.push_back(in == kNoValue ? nullptr : plan->values[in].host.get());
@@ -82,6 +82,22 @@ Result<std::shared_ptr<Plan>> Executor::build_plan(const std::vector<TensorType>
     Status s = node.schema->impl->infer(ictx);
     if (!s.ok()) return s.with_context(model_.path.empty() ? "model" : model_.path);
     step.tag.shapes = shapes_of(ictx.inputs);
+
+    bool values_known = !ictx.output_values.empty();
+    for (size_t o = 0; o < node.outputs.size(); ++o)
+      if (node.outputs[o] != kNoValue && (o >= ictx.output_values.size() || !ictx.output_values[o]))
+        values_known = false;
+    if (values_known) {
+      for (size_t o = 0; o < node.outputs.size(); ++o) {
+        if (node.outputs[o] == kNoValue) continue;
+        auto& vp = plan->values[node.outputs[o]];
+        vp.host = ictx.output_values[o];
+        vp.type = {vp.host->dtype(), vp.host->shape()};
+        vp.typed = true;
+      }
+      ++plan->summary.host_nodes;
+      continue;
+    }
 
     size_t out_bytes = 0;
     for (const auto& t : ictx.outputs) out_bytes += dtype_storage_bytes(t.dtype, numel(t.shape));

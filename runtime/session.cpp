@@ -3,6 +3,7 @@
 #include "graph/loader.h"
 #include "ops/op.h"
 #include "runtime/executor.h"
+#include "runtime/graph_passes.h"
 
 #include <spdlog/spdlog.h>
 
