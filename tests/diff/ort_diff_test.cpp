@@ -1,0 +1,121 @@
+// Differential tests against ONNX Runtime 1.30 (onnxruntime-node, CPU): the same
+// seeded inputs through gkrun and through tools/ort/run_ort.js, outputs compared
+// within rtol 1e-3 / atol 1e-4. Reference outputs are cached in the build folder,
+// keyed by model and input shape. Skips with a message where node, the npm
+// packages or the models are absent.
+#include "runtime/conformance.h"
+#include "runtime/session.h"
+#include "runtime/tensor_io.h"
+
+#include <catch2/catch.hpp>
+
+#include <filesystem>
+#include <fstream>
+#include <random>
+
+namespace fs = std::filesystem;
+
+namespace gk {
+namespace {
+
+const fs::path kOrt = fs::path(GK_SOURCE_DIR) / "tools" / "ort";
+const fs::path kOcr = kOrt / "node_modules" / "@gutenye" / "ocr-models" / "assets";
+const fs::path kTorchvision = fs::path(GK_SOURCE_DIR) / "models" / "cache";
+const fs::path kCache = fs::path(GK_BINARY_DIR) / "ort_reference";
+
+std::string skip_reason() {
+  if (std::system("node --version >/dev/null 2>&1") != 0) return "node is not installed";
+  if (!fs::exists(kOrt / "node_modules" / "onnxruntime-node")) return "tools/ort/node_modules/onnxruntime-node absent (scripts/setup.sh)";
+  return {};
+}
+
+HostTensor seeded_input(const Shape& shape, uint64_t seed) {
+  std::mt19937_64 rng(seed);
+  std::uniform_real_distribution<float> unit(0.0f, 1.0f);
+  std::vector<float> v(numel(shape));
+  for (float& x : v) x = unit(rng);
+  return HostTensor::from_vector(DType::kF32, shape, v);
+}
+
+// Runs the model on ONNX Runtime once per (model, shape, seed); returns its outputs by name.
+Result<std::map<std::string, HostTensor>> ort_outputs(const fs::path& model, const std::string& input_name,
+                                                      const HostTensor& input, const std::string& key) {
+  const fs::path dir = kCache / key;
+  const fs::path in_file = dir / "input.npy";
+  const fs::path out_dir = dir / "out";
+  if (!fs::exists(out_dir / ".done")) {
+    fs::create_directories(dir);
+    GK_RETURN_IF_ERROR(write_npy(in_file.string(), input));
+    std::string cmd = "node " + (kOrt / "run_ort.js").string() + " " + model.string() + " --input " + input_name +
+                      "=" + in_file.string() + " --out-dir " + out_dir.string();
+    if (std::system(cmd.c_str()) != 0) return internal_error("ONNX Runtime failed: {}", cmd);
+    std::ofstream(out_dir / ".done") << "ok\n";
+  }
+  std::map<std::string, HostTensor> out;
+  for (const auto& e : fs::directory_iterator(out_dir)) {
+    if (e.path().extension() != ".npy") continue;
+    GK_TRY(HostTensor t, read_npy(e.path().string()));
+    out.emplace(e.path().stem().string(), std::move(t));
+  }
+  return out;
+}
+
+void compare_with_ort(const fs::path& model, const Shape& shape, uint64_t seed) {
+  if (std::string why = skip_reason(); !why.empty()) {
+    WARN("SKIP: " << why);
+    return;
+  }
+  if (!fs::exists(model)) {
+    WARN("SKIP: " << model << " absent");
+    return;
+  }
+  SessionOptions options;
+  options.backend = "cpu";
+  auto session = Session::open(model.string(), options);
+  REQUIRE(session.ok());
+  const std::string name = (*session)->inputs()[0].name;
+  HostTensor input = seeded_input(shape, seed);
+  auto ours = (*session)->run({{name, input}});
+  INFO(model.filename().string() << " " << shape_str(shape));
+  REQUIRE(ours.ok());
+  auto theirs = ort_outputs(model, name, input, model.stem().string() + "_" + shape_str(shape) + "_" + std::to_string(seed));
+  REQUIRE(theirs.ok());
+  for (const NamedTensor& o : *ours) {
+    std::string safe = o.name;
+    for (char& c : safe)
+      if (c == '/' || c == '\\' || c == ':') c = '_';
+    auto it = theirs->find(safe);
+    REQUIRE(it != theirs->end());
+    OutputCheck c = compare_tensors(o.tensor, it->second, 1e-3, 1e-4);
+    INFO("output " << o.name << ": " << c.problem << " max abs " << c.max_abs << " max rel " << c.max_rel);
+    CHECK(c.pass);
+  }
+}
+
+TEST_CASE("ORT diff: PaddleOCR v4 detector 640x640", "[diff][ocr]") {
+  compare_with_ort(kOcr / "ch_PP-OCRv4_det_infer.onnx", {1, 3, 640, 640}, 1);
+}
+TEST_CASE("ORT diff: PaddleOCR v4 detector non-square 480x800", "[diff][ocr]") {
+  compare_with_ort(kOcr / "ch_PP-OCRv4_det_infer.onnx", {1, 3, 480, 800}, 2);
+}
+TEST_CASE("ORT diff: PaddleOCR v4 recogniser 48x320", "[diff][ocr]") {
+  compare_with_ort(kOcr / "ch_PP-OCRv4_rec_infer.onnx", {1, 3, 48, 320}, 3);
+}
+TEST_CASE("ORT diff: PaddleOCR direction classifier 48x192", "[diff][ocr]") {
+  compare_with_ort(kOcr / "ch_ppocr_mobile_v2.0_cls_infer.onnx", {1, 3, 48, 192}, 4);
+}
+TEST_CASE("ORT diff: torchvision ResNet-18", "[diff][torchvision]") {
+  compare_with_ort(kTorchvision / "resnet18.onnx", {1, 3, 224, 224}, 5);
+}
+TEST_CASE("ORT diff: torchvision MobileNetV2", "[diff][torchvision]") {
+  compare_with_ort(kTorchvision / "mobilenet_v2.onnx", {1, 3, 224, 224}, 6);
+}
+TEST_CASE("ORT diff: torchvision SqueezeNet 1.1", "[diff][torchvision]") {
+  compare_with_ort(kTorchvision / "squeezenet.onnx", {1, 3, 224, 224}, 7);
+}
+TEST_CASE("ORT diff: torchvision LR-ASPP segmentation (bilinear Resize)", "[diff][torchvision]") {
+  compare_with_ort(kTorchvision / "lraspp.onnx", {1, 3, 256, 256}, 8);
+}
+
+}  // namespace
+}  // namespace gk

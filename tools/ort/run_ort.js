@@ -1,0 +1,103 @@
+#!/usr/bin/env node
+// Runs a model on ONNX Runtime (CPU): the reference for differential tests and the
+// baseline for benchmarks.
+//   node run_ort.js MODEL --input NAME=FILE.npy ... [--out-dir DIR] [--iterations K] [--warmup W] [--threads N] [--json]
+// Writes each output as DIR/<name>.npy; with --iterations prints latency stats.
+'use strict';
+const fs = require('fs');
+const path = require('path');
+const ort = require('onnxruntime-node');
+
+const NPY_TYPES = {
+  '<f4': ['float32', Float32Array], '<f8': ['float64', Float64Array], '|i1': ['int8', Int8Array],
+  '|u1': ['uint8', Uint8Array], '<i2': ['int16', Int16Array], '<u2': ['uint16', Uint16Array],
+  '<i4': ['int32', Int32Array], '<u4': ['uint32', Uint32Array], '<i8': ['int64', BigInt64Array],
+  '<u8': ['uint64', BigUint64Array], '|b1': ['bool', Uint8Array],
+};
+
+function readNpy(file) {
+  const buf = fs.readFileSync(file);
+  if (buf.toString('latin1', 1, 6) !== 'NUMPY') throw new Error(`${file}: not a .npy file`);
+  const major = buf[6];
+  const headerLen = major === 1 ? buf.readUInt16LE(8) : buf.readUInt32LE(8);
+  const start = major === 1 ? 10 : 12;
+  const header = buf.toString('latin1', start, start + headerLen);
+  const descr = /'descr':\s*'([^']+)'/.exec(header)[1];
+  const shape = /'shape':\s*\(([^)]*)\)/.exec(header)[1].split(',').map(s => s.trim()).filter(s => s).map(Number);
+  const [type, Arr] = NPY_TYPES[descr] || [];
+  if (!type) throw new Error(`${file}: unsupported dtype ${descr}`);
+  const offset = start + headerLen;
+  const count = shape.reduce((a, b) => a * b, 1);
+  const bytes = buf.subarray(offset, offset + count * Arr.BYTES_PER_ELEMENT);
+  const data = new Arr(new Uint8Array(bytes).buffer, 0, count);
+  return new ort.Tensor(type, type === 'bool' ? Uint8Array.from(data) : data, shape);
+}
+
+function writeNpy(file, tensor) {
+  const entry = Object.entries(NPY_TYPES).find(([, [t]]) => t === tensor.type);
+  if (!entry) throw new Error(`cannot write ${tensor.type} as .npy`);
+  const shape = tensor.dims.length === 1 ? `(${tensor.dims[0]},)` : `(${tensor.dims.join(', ')})`;
+  let header = `{'descr': '${entry[0]}', 'fortran_order': False, 'shape': ${shape}, }`;
+  while ((10 + header.length + 1) % 64 !== 0) header += ' ';
+  header += '\n';
+  const pre = Buffer.alloc(10);
+  pre.write('\x93NUMPY', 0, 'latin1');
+  pre[6] = 1; pre[7] = 0;
+  pre.writeUInt16LE(header.length, 8);
+  const data = tensor.type === 'bool' ? Buffer.from(Uint8Array.from(tensor.data, v => (v ? 1 : 0)))
+                                      : Buffer.from(tensor.data.buffer, tensor.data.byteOffset, tensor.data.byteLength);
+  fs.writeFileSync(file, Buffer.concat([pre, Buffer.from(header, 'latin1'), data]));
+}
+
+async function main() {
+  const args = process.argv.slice(2);
+  const opts = { inputs: {}, outDir: null, iterations: 0, warmup: 3, threads: 0, json: false };
+  let model = null;
+  for (let i = 0; i < args.length; ++i) {
+    const a = args[i];
+    if (a === '--input') { const [k, v] = args[++i].split('='); opts.inputs[k] = v; }
+    else if (a === '--out-dir') opts.outDir = args[++i];
+    else if (a === '--iterations') opts.iterations = Number(args[++i]);
+    else if (a === '--warmup') opts.warmup = Number(args[++i]);
+    else if (a === '--threads') opts.threads = Number(args[++i]);
+    else if (a === '--json') opts.json = true;
+    else model = a;
+  }
+  if (!model) throw new Error('usage: run_ort.js MODEL --input NAME=FILE.npy ...');
+  const sessionOptions = { graphOptimizationLevel: 'all' };
+  if (opts.threads > 0) sessionOptions.intraOpNumThreads = opts.threads;
+  const t0 = performance.now();
+  const session = await ort.InferenceSession.create(model, sessionOptions);
+  const sessionMs = performance.now() - t0;
+  const feeds = {};
+  for (const [name, file] of Object.entries(opts.inputs)) feeds[name] = readNpy(file);
+  const t1 = performance.now();
+  const results = await session.run(feeds);
+  const firstMs = performance.now() - t1;
+  if (opts.outDir) {
+    fs.mkdirSync(opts.outDir, { recursive: true });
+    for (const [name, t] of Object.entries(results)) writeNpy(path.join(opts.outDir, name.replace(/[\/\\:]/g, '_') + '.npy'), t);
+  }
+  if (opts.iterations > 0) {
+    for (let i = 0; i < opts.warmup; ++i) await session.run(feeds);
+    const ms = [];
+    for (let i = 0; i < opts.iterations; ++i) {
+      const s = performance.now();
+      await session.run(feeds);
+      ms.push(performance.now() - s);
+    }
+    ms.sort((a, b) => a - b);
+    const pct = p => ms[Math.min(ms.length - 1, Math.round(p / 100 * (ms.length - 1)))];
+    const mean = ms.reduce((a, b) => a + b, 0) / ms.length;
+    const stats = { engine: 'onnxruntime-node ' + require('onnxruntime-node/package.json').version, iterations: ms.length,
+                    min_ms: ms[0], median_ms: pct(50), mean_ms: mean, p90_ms: pct(90), max_ms: ms[ms.length - 1],
+                    session_ms: sessionMs, first_run_ms: firstMs };
+    console.log(opts.json ? JSON.stringify(stats) : stats);
+  }
+}
+
+module.exports = { readNpy, writeNpy };
+
+if (require.main === module) {
+  main().catch(e => { console.error('run_ort: ' + e.message); process.exit(1); });
+}
