@@ -1,0 +1,274 @@
+#include "tests/graph/pass_builder.h"
+
+#include <cmath>
+
+// Only for f16 test data: the same conversion the kernels use.
+#include "backends/kernel_prelude.cuh"
+
+namespace gk {
+using namespace gk::test;
+namespace {
+
+struct Bn {
+  std::vector<double> gamma, beta, mean, var;
+  double eps;
+};
+
+// Adds BatchNormalization(x) with the given parameters; returns the node index.
+int add_bn(Builder& b, ValueId x, const Bn& p, const std::string& out) {
+  auto vec = [](const std::vector<double>& d) { return std::vector<float>(d.begin(), d.end()); };
+  const Shape c{static_cast<int64_t>(p.gamma.size())};
+  ValueId g = b.init("gamma", f32(c, vec(p.gamma)));
+  ValueId be = b.init("beta", f32(c, vec(p.beta)));
+  ValueId m = b.init("mean", f32(c, vec(p.mean)));
+  ValueId v = b.init("var", f32(c, vec(p.var)));
+  AttrMap a;
+  a.set("epsilon", float_attr(static_cast<float>(p.eps)));
+  return b.node("BatchNormalization", "bn", {x, g, be, m, v}, {out}, a);
+}
+
+// The reference: BN applied to a per-channel value y, in double with the float
+// parameters the model holds.
+double bn_ref(const Bn& p, int c, double y) {
+  auto f = [](double d) { return static_cast<double>(static_cast<float>(d)); };
+  return (y - f(p.mean[c])) * f(p.gamma[c]) / std::sqrt(f(p.var[c]) + f(static_cast<float>(p.eps))) + f(p.beta[c]);
+}
+
+const Bn kBn{{1.5, -0.5}, {0.25, 2.0}, {0.1, -3.0}, {4.0, 0.25}, 1e-3};
+
+}  // namespace
+
+TEST_CASE("fold-batchnorm: Conv + BN folds into weights and bias (2 channels)", "[passes]") {
+  Builder b;
+  ValueId x = b.input("x");
+  // W: 2 output channels, 1 input channel, 1x2 kernel.
+  const std::vector<float> w = {0.5f, -1.0f, 2.0f, 0.75f};
+  const std::vector<float> bias = {0.2f, -0.4f};
+  ValueId wv = b.init("W", f32({2, 1, 1, 2}, w));
+  ValueId bv = b.init("B", f32({2}, bias));
+  int conv = b.node("Conv", "conv", {x, wv, bv}, {"y"});
+  add_bn(b, b.out(conv), kBn, "z");
+  b.output(b.id("z"));
+  REQUIRE(run(b.g).ok());
+  REQUIRE(op_types(b.g) == std::vector<std::string>{"Conv"});
+  const Node& n = b.g.nodes[0];
+  CHECK(n.outputs[0] == b.id("z"));
+  CHECK(n.covers == std::vector<std::string>{"conv", "bn"});
+  CHECK(n.inputs[1] == wv);  // the weight had no other reader: folded in place, name kept
+  const std::vector<double> w2 = values_of(b.g, n.inputs[1]);
+  const std::vector<double> b2 = values_of(b.g, n.inputs[2]);
+  // Conv + BN on an input (x0, x1) against the folded conv, per channel.
+  const double x0 = 0.3, x1 = -1.7;
+  for (int c = 0; c < 2; ++c) {
+    const double y = w[2 * c] * x0 + w[2 * c + 1] * x1 + bias[c];
+    const double folded = w2[2 * c] * x0 + w2[2 * c + 1] * x1 + b2[c];
+    CHECK(folded == Approx(bn_ref(kBn, c, y)).epsilon(1e-6));
+    const double s = 1.5 / std::sqrt(4.0 + 1e-3);
+    if (c == 0) CHECK(w2[0] == Approx(0.5 * s).epsilon(1e-7));
+  }
+  // BN parameters nobody reads any more are released.
+  CHECK_FALSE(b.g.values[b.id("gamma")].initializer);
+}
+
+TEST_CASE("fold-batchnorm: Conv without bias gets one; a shared weight is copied", "[passes]") {
+  Builder b;
+  ValueId x = b.input("x");
+  ValueId wv = b.init("W", f32({2, 1, 1, 1}, {2.0f, -3.0f}));
+  int conv = b.node("Conv", "conv", {x, wv}, {"y"});
+  int other = b.node("Conv", "conv2", {x, wv}, {"y2"});
+  add_bn(b, b.out(conv), kBn, "z");
+  b.output(b.id("z"));
+  b.output(b.out(other));
+  REQUIRE(run(b.g).ok());
+  REQUIRE(op_types(b.g) == std::vector<std::string>{"Conv", "Conv"});
+  const Node& folded = b.g.nodes[0];
+  REQUIRE(folded.inputs.size() == 3);
+  CHECK(folded.view.has_input(2));
+  CHECK(folded.inputs[1] != wv);
+  CHECK(b.g.nodes[1].inputs[1] == wv);
+  CHECK(values_of(b.g, wv) == std::vector<double>{2.0, -3.0});
+  const std::vector<double> w2 = values_of(b.g, folded.inputs[1]);
+  const std::vector<double> b2 = values_of(b.g, folded.inputs[2]);
+  for (int c = 0; c < 2; ++c) {
+    const double wc = c == 0 ? 2.0 : -3.0, xin = 1.25;
+    CHECK(w2[c] * xin + b2[c] == Approx(bn_ref(kBn, c, wc * xin)).epsilon(1e-6));
+  }
+}
+
+TEST_CASE("fold-batchnorm: Gemm with and without transB, bias scaled by beta", "[passes]") {
+  for (int64_t trans_b : {0, 1}) {
+    Builder b;
+    ValueId a = b.input("a");
+    // K = 3, N = 2. B stored [K, N] or [N, K].
+    const double bmat[3][2] = {{1.0, -2.0}, {0.5, 0.25}, {-1.5, 3.0}};
+    std::vector<float> stored;
+    if (trans_b)
+      for (int n = 0; n < 2; ++n)
+        for (int k = 0; k < 3; ++k) stored.push_back(static_cast<float>(bmat[k][n]));
+    else
+      for (int k = 0; k < 3; ++k)
+        for (int n = 0; n < 2; ++n) stored.push_back(static_cast<float>(bmat[k][n]));
+    ValueId bv = b.init("B", f32(trans_b ? Shape{2, 3} : Shape{3, 2}, stored));
+    ValueId cv = b.init("C", f32({1, 2}, {0.5f, -1.0f}));
+    AttrMap at;
+    at.set("transB", int_attr(trans_b));
+    at.set("alpha", float_attr(2.0f));
+    at.set("beta", float_attr(0.5f));
+    int gemm = b.node("Gemm", "gemm", {a, bv, cv}, {"y"}, at);
+    add_bn(b, b.out(gemm), kBn, "z");
+    b.output(b.id("z"));
+    REQUIRE(run(b.g).ok());
+    REQUIRE(op_types(b.g) == std::vector<std::string>{"Gemm"});
+    const Node& n = b.g.nodes[0];
+    CHECK(n.attrs.get_float("beta", 0).value() == 1.0f);
+    CHECK(n.attrs.get_float("alpha", 0).value() == 2.0f);
+    CHECK(n.attrs.get_int("transB", 0).value() == trans_b);
+    const std::vector<double> w2 = values_of(b.g, n.inputs[1]);
+    const std::vector<double> c2 = values_of(b.g, n.inputs[2]);
+    const double arow[3] = {0.7, -0.2, 1.1};
+    for (int col = 0; col < 2; ++col) {
+      double y = 0, folded = 0;
+      for (int k = 0; k < 3; ++k) {
+        y += arow[k] * bmat[k][col];
+        folded += arow[k] * w2[trans_b ? col * 3 + k : k * 2 + col];
+      }
+      y = 2.0 * y + 0.5 * (col == 0 ? 0.5 : -1.0);
+      folded = 2.0 * folded + 1.0 * c2[col];
+      CHECK(folded == Approx(bn_ref(kBn, col, y)).epsilon(1e-6));
+    }
+  }
+}
+
+TEST_CASE("fold-batchnorm: f16 weights stay f16, rounded from the double result", "[passes]") {
+  Builder b;
+  ValueId x = b.input("x");
+  auto wt = HostTensor::allocate(DType::kF16, {2, 1, 1, 1});
+  REQUIRE(wt.ok());
+  wt->mutable_data<uint16_t>()[0] = gk_float_to_half_bits(0.5f);
+  wt->mutable_data<uint16_t>()[1] = gk_float_to_half_bits(-2.0f);
+  ValueId wv = b.init("W", std::move(*wt));
+  int conv = b.node("Conv", "conv", {x, wv}, {"y"});
+  add_bn(b, b.out(conv), kBn, "z");
+  b.output(b.id("z"));
+  REQUIRE(run(b.g).ok());
+  const Node& n = b.g.nodes.at(0);
+  const HostTensor& w2 = *b.g.values[n.inputs[1]].initializer;
+  const HostTensor& b2 = *b.g.values[n.inputs[2]].initializer;
+  CHECK(w2.dtype() == DType::kF16);
+  CHECK(b2.dtype() == DType::kF16);
+  auto f = [](double d) { return static_cast<double>(static_cast<float>(d)); };
+  for (int c = 0; c < 2; ++c) {
+    const double s = f(kBn.gamma[c]) / std::sqrt(f(kBn.var[c]) + f(static_cast<float>(kBn.eps)));
+    const double want_w = (c == 0 ? 0.5 : -2.0) * s;
+    CHECK(w2.data<uint16_t>()[c] == gk_float_to_half_bits(static_cast<float>(want_w)));
+    const double want_b = f(kBn.beta[c]) - f(kBn.mean[c]) * s;
+    CHECK(b2.as_f64(c) == Approx(want_b).epsilon(1.0 / 1024));
+  }
+}
+
+TEST_CASE("fold-batchnorm: left alone when the pattern does not hold", "[passes]") {
+  SECTION("conv output read twice") {
+    Builder b;
+    ValueId x = b.input("x");
+    int conv = b.node("Conv", "conv", {x, b.init("W", f32({2, 1, 1, 1}, {1, 2}))}, {"y"});
+    add_bn(b, b.out(conv), kBn, "z");
+    int relu = b.node("Relu", "relu", {b.out(conv)}, {"r"});
+    b.output(b.id("z"));
+    b.output(b.out(relu));
+    REQUIRE(run(b.g, {"fuse-activation"}).ok());
+    CHECK(op_types(b.g) == std::vector<std::string>{"Conv", "BatchNormalization", "Relu"});
+  }
+  SECTION("training mode, or parameters not constant") {
+    for (int variant = 0; variant < 2; ++variant) {
+      Builder b;
+      ValueId x = b.input("x");
+      int conv = b.node("Conv", "conv", {x, b.init("W", f32({2, 1, 1, 1}, {1, 2}))}, {"y"});
+      int bn = add_bn(b, b.out(conv), kBn, "z");
+      if (variant == 0) b.g.nodes[bn].attrs.set("training_mode", int_attr(1));
+      if (variant == 1) b.g.nodes[bn].inputs[3] = b.input("runtime_mean");
+      b.output(b.id("z"));
+      REQUIRE(run(b.g).ok());
+      CHECK(op_types(b.g) == std::vector<std::string>{"Conv", "BatchNormalization"});
+    }
+  }
+  SECTION("disabled by name") {
+    Builder b;
+    ValueId x = b.input("x");
+    int conv = b.node("Conv", "conv", {x, b.init("W", f32({2, 1, 1, 1}, {1, 2}))}, {"y"});
+    add_bn(b, b.out(conv), kBn, "z");
+    b.output(b.id("z"));
+    REQUIRE(run(b.g, {"fold-batchnorm"}).ok());
+    CHECK(op_types(b.g) == std::vector<std::string>{"Conv", "BatchNormalization"});
+  }
+}
+
+TEST_CASE("fold-constants: constant subgraphs become initializers", "[passes]") {
+  Builder b;
+  ValueId x = b.input("x");
+  ValueId k1 = b.init("k1", f32({3}, {1.0f, 2.0f, 3.0f}));
+  ValueId k2 = b.init("k2", f32({3}, {0.5f, -4.0f, 10.0f}));
+  int c1 = b.node("Add", "c1", {k1, k2}, {"s1"});
+  int c2 = b.node("Add", "c2", {b.out(c1), b.init("one", f32({}, {1.0f}))}, {"s2"});
+  int live = b.node("Add", "live", {x, b.out(c2)}, {"y"});
+  b.output(b.out(live));
+  FakeEvaluator eval;
+  REQUIRE(run(b.g, {}, &eval).ok());
+  CHECK(eval.calls == 2);
+  REQUIRE(op_types(b.g) == std::vector<std::string>{"Add"});
+  CHECK(b.g.nodes[0].view.name == "live");
+  CHECK(values_of(b.g, b.g.nodes[0].inputs[1]) == std::vector<double>{2.5, -1.0, 14.0});
+  CHECK(b.g.values[b.id("s2")].dims.size() == 1);
+  CHECK(b.g.values[b.id("s2")].dims[0].value == 3);
+  CHECK_FALSE(b.g.values[b.id("k1")].initializer);  // released: nothing reads it now
+}
+
+TEST_CASE("fold-constants: skipped above the size cap, for random ops, and when disabled", "[passes]") {
+  auto make = [](Builder& b, const std::string& op) {
+    ValueId x = b.input("x");
+    int c = b.node(op, "c", {b.init("k1", f32({4}, {1, 2, 3, 4})), b.init("k2", f32({4}, {1, 1, 1, 1}))}, {"s"});
+    b.output(b.out(b.node("Add", "live", {x, b.out(c)}, {"y"})));
+  };
+  {
+    Builder b;
+    make(b, "Add");
+    FakeEvaluator eval;
+    PassOptions o;
+    o.fold_max_bytes = 8;  // the 16-byte result is over the cap
+    REQUIRE(run_passes(b.g, o, &eval).ok());
+    CHECK(b.g.nodes.size() == 2);
+  }
+  {
+    Builder b;
+    make(b, "RandomUniformLike");
+    FakeEvaluator eval;
+    REQUIRE(run(b.g, {}, &eval).ok());
+    CHECK(eval.calls == 0);
+    CHECK(b.g.nodes.size() == 2);
+  }
+  {
+    Builder b;
+    make(b, "Mul");  // the evaluator cannot: Unimplemented keeps the node
+    FakeEvaluator eval;
+    REQUIRE(run(b.g, {}, &eval).ok());
+    CHECK(eval.calls == 1);
+    CHECK(b.g.nodes.size() == 2);
+  }
+  {
+    Builder b;
+    make(b, "Add");
+    FakeEvaluator eval;
+    REQUIRE(run(b.g, {"fold-constants"}, &eval).ok());
+    CHECK(eval.calls == 0);
+    CHECK(b.g.nodes.size() == 2);
+  }
+  {  // A node writing a graph output keeps writing it.
+    Builder b;
+    int c = b.node("Add", "c", {b.init("k1", f32({1}, {1})), b.init("k2", f32({1}, {2}))}, {"s"});
+    b.output(b.out(c));
+    FakeEvaluator eval;
+    REQUIRE(run(b.g, {}, &eval).ok());
+    CHECK(b.g.nodes.size() == 1);
+  }
+}
+
+}  // namespace gk
