@@ -14,7 +14,8 @@
 #define __forceinline__ inline __attribute__((always_inline))
 #define __restrict__ __restrict
 #define GK_FN inline
-#define GK_KERNEL
+// inline: a family header may be included by several host files (shared structs).
+#define GK_KERNEL inline
 #define GK_RESTRICT __restrict
 
 struct gk_dim3 {
