@@ -13,7 +13,10 @@ namespace gk {
 // (Unimplemented), not invalid.
 constexpr int64_t kMinIrVersion = 3;
 constexpr int64_t kMaxIrVersion = 13;
-constexpr int64_t kMinOpset = 7;
+// Opset 1..6 models load: each op's registered range decides whether it runs, so an
+// old model whose ops kept their semantics (Conv-1, Relu-6, ...) runs, and the rest
+// are named as unsupported (op, opset) pairs.
+constexpr int64_t kMinOpset = 1;
 constexpr int64_t kMaxOpset = 27;
 
 struct LoadOptions {

@@ -152,6 +152,8 @@ Status Executor::place_values(Plan& plan) {
       auto& vp = plan.values[in];
       if (vp.host && vp.where == Where::kAbsent) {
         vp.where = Where::kConstant;
+        // Strings never reach a kernel: ops read them through TensorRef::host.
+        if (vp.host->dtype() == DType::kString) continue;
         GK_TRY(vp.constant, kit_.upload(*vp.host));
         plan.summary.constant_bytes += vp.host->bytes();
       }

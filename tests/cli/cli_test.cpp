@@ -2,7 +2,7 @@
 // the documented exit code; check/bench/profile/info produce their fields.
 #include <catch2/catch.hpp>
 
-#include <onnx/onnx-ml.pb.h>
+#include <onnx/onnx_pb.h>
 
 #include <array>
 #include <cstdio>
