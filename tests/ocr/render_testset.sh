@@ -1,0 +1,69 @@
+#!/bin/sh
+# Renders the OCR test set with ImageMagick and the DejaVu fonts into OUTDIR:
+# PNG images and manifest.tsv ("image<TAB>line" per expected line, in reading
+# order). Idempotent: an existing complete set is left alone.
+#   render_testset.sh OUTDIR
+set -eu
+out=${1:?usage: render_testset.sh OUTDIR}
+fonts=${GK_DEJAVU_DIR:-/usr/share/fonts/truetype/dejavu}
+command -v convert >/dev/null 2>&1 || { echo "render_testset: ImageMagick 'convert' not found" >&2; exit 77; }
+[ -f "$fonts/DejaVuSans.ttf" ] || { echo "render_testset: DejaVu fonts not found in $fonts" >&2; exit 77; }
+mkdir -p "$out"
+[ -f "$out/manifest.tsv" ] && [ "$out/manifest.tsv" -nt "$0" ] && exit 0
+tmp="$out/manifest.tmp"
+: > "$tmp"
+
+sans="$fonts/DejaVuSans.ttf"; bold="$fonts/DejaVuSans-Bold.ttf"
+serif="$fonts/DejaVuSerif.ttf"; mono="$fonts/DejaVuSansMono.ttf"
+
+# expect IMAGE LINE...: append the expected lines of IMAGE to the manifest.
+expect() {
+  img=$1; shift
+  for line in "$@"; do printf '%s\t%s\n' "$img" "$line" >> "$tmp"; done
+}
+
+# Dark on light, two sizes of DejaVu Sans.
+convert -size 640x150 xc:white -fill black \
+  -font "$sans" -pointsize 34 -annotate +30+60 'Hello World 2024' \
+  -font "$sans" -pointsize 24 -annotate +30+120 'The quick brown fox jumps' "$out/sans.png"
+expect sans.png 'Hello World 2024' 'The quick brown fox jumps'
+
+# Serif, dark grey on cream.
+convert -size 600x150 'xc:#f4efe0' -fill '#202020' \
+  -font "$serif" -pointsize 30 -annotate +30+58 'Invoice No. 4711' \
+  -font "$serif" -pointsize 26 -annotate +30+118 'Total: 129.95 EUR' "$out/serif.png"
+expect serif.png 'Invoice No. 4711' 'Total: 129.95 EUR'
+
+# Monospace with punctuation.
+convert -size 600x150 xc:white -fill black \
+  -font "$mono" -pointsize 28 -annotate +30+58 'printf(x, 42);' \
+  -font "$mono" -pointsize 26 -annotate +30+118 'a[3] = b + c * 7' "$out/mono.png"
+expect mono.png 'printf(x, 42);' 'a[3] = b + c * 7'
+
+# Light on dark, bold.
+convert -size 600x150 'xc:#101830' -fill white \
+  -font "$bold" -pointsize 36 -annotate +30+62 'WARNING 99%' \
+  -font "$bold" -pointsize 28 -annotate +30+122 'Keep out!' "$out/inverse.png"
+expect inverse.png 'WARNING 99%' 'Keep out!'
+
+# A line turned by 180 degrees under an upright one: the classifier turns it back.
+convert -size 560x60 xc:white -fill black -font "$sans" -pointsize 30 -annotate +20+42 'Upside down text' \
+  -rotate 180 "$out/flipped_line.tmp.png"
+convert -size 600x170 xc:white -fill black -font "$sans" -pointsize 30 -annotate +30+50 'Normal line here' \
+  "$out/flipped_line.tmp.png" -geometry +20+90 -composite "$out/rotated.png"
+rm -f "$out/flipped_line.tmp.png"
+expect rotated.png 'Normal line here' 'Upside down text'
+
+# Two columns: reading order goes row by row, left before right.
+convert -size 760x150 xc:white -fill black -font "$sans" -pointsize 26 \
+  -annotate +30+55 'Left column one' -annotate +420+55 'Right side A' \
+  -annotate +30+115 'Left column two' -annotate +420+115 'Right side B' "$out/columns.png"
+expect columns.png 'Left column one' 'Right side A' 'Left column two' 'Right side B'
+
+# Digits and punctuation.
+convert -size 700x150 xc:white -fill black \
+  -font "$sans" -pointsize 30 -annotate +30+58 '3.14159 + 2.71828 = 5.85987' \
+  -font "$serif" -pointsize 28 -annotate +30+118 '(555) 123-4567, #42 @ $9.99' "$out/digits.png"
+expect digits.png '3.14159 + 2.71828 = 5.85987' '(555) 123-4567, #42 @ $9.99'
+
+mv "$tmp" "$out/manifest.tsv"

@@ -1,0 +1,149 @@
+// gkocr IMAGE: text detection and recognition with PaddleOCR's PP-OCRv4 models on
+// the gkrun executor.
+//   gkocr IMAGE [--out annotated.png] [--json] [--backend auto|cpu|cuda] [--models DIR]
+//         [--profile] [--dump DIR] [--runs N] [--threads N] [--no-cls]
+#include "tools/gkocr/draw.h"
+#include "tools/gkocr/pipeline.h"
+#include "tools/gkrun/json.h"
+
+#include <CLI/CLI.hpp>
+#include <fmt/format.h>
+#include <spdlog/spdlog.h>
+
+#include <chrono>
+#include <cstdlib>
+
+namespace {
+
+using namespace gk::ocr;
+
+constexpr int kExitOk = 0, kExitInvalid = 2, kExitRuntime = 3;
+
+struct Flags {
+  std::string image, out, models, backend = "auto", dump;
+  bool json = false, profile = false, no_cls = false;
+  int runs = 1, threads = 0;
+};
+
+int fail(const gk::Status& s) {
+  fmt::print(stderr, "gkocr: {}\n", s.to_string());
+  const auto c = s.code();
+  return c == gk::StatusCode::kInvalidArgument || c == gk::StatusCode::kInvalidModel ||
+                 c == gk::StatusCode::kUnimplemented
+             ? kExitInvalid
+             : kExitRuntime;
+}
+
+std::string default_models() {
+  if (const char* env = std::getenv("GK_OCR_MODELS")) return env;
+  return GK_OCR_DEFAULT_MODELS;
+}
+
+double pct(double part, double total) { return total > 0 ? 100.0 * part / total : 0.0; }
+
+std::string box_text(const Quad& q) {
+  return fmt::format("{},{} {},{} {},{} {},{}", q[0].x, q[0].y, q[1].x, q[1].y, q[2].x, q[2].y, q[3].x, q[3].y);
+}
+
+void print_json(const Flags& f, const OcrPipeline& p, const OcrResult& r, double first_ms, const gk::Profiler* prof) {
+  gk::cli::JsonWriter w;
+  w.begin_object().field("image", f.image).field("backend", p.kit().backend() == gk::BackendKind::kCuda ? "cuda" : "cpu");
+  w.begin_array("lines");
+  for (const OcrLine& l : r.lines) {
+    w.begin_object().field("text", l.text).field("confidence", static_cast<double>(l.confidence));
+    w.field("rotated", l.rotated);
+    w.raw("box", fmt::format("[[{},{}],[{},{}],[{},{}],[{},{}]]", l.box[0].x, l.box[0].y, l.box[1].x, l.box[1].y,
+                             l.box[2].x, l.box[2].y, l.box[3].x, l.box[3].y));
+    w.end_object();
+  }
+  w.end_array();
+  w.begin_object("timings");
+  w.field("total_ms", r.ms.total).field("first_run_ms", first_ms).field("preprocess_ms", r.ms.preprocess);
+  w.field("det_ms", r.ms.det).field("postprocess_ms", r.ms.postprocess).field("crop_ms", r.ms.crop);
+  w.field("cls_ms", r.ms.cls).field("rec_ms", r.ms.rec).field("decode_ms", r.ms.decode);
+  w.end_object();
+  w.field("boxes", r.boxes).field("rec_plans", p.rec().plans_created()).field("det_plans", p.det().plans_created());
+  if (prof) w.raw("profile", prof->json(20));
+  w.end_object();
+  fmt::print("{}\n", w.str());
+}
+
+void print_text(const OcrPipeline& p, const OcrResult& r, double first_ms, int runs) {
+  for (const OcrLine& l : r.lines) fmt::print("{}  {:.3f}  {}\n", l.text, l.confidence, box_text(l.box));
+  const OcrTimings& t = r.ms;
+  const double other = t.total - t.det - t.cls - t.rec;
+  fmt::print("time  {:.1f} ms end to end{}: det {:.1f} ms ({:.0f}%), cls {:.1f} ms ({:.0f}%), rec {:.1f} ms ({:.0f}%), "
+             "other {:.1f} ms ({:.0f}%)\n",
+             t.total, runs > 1 ? fmt::format(" (run {}; first run {:.1f} ms)", runs, first_ms) : "", t.det,
+             pct(t.det, t.total), t.cls, pct(t.cls, t.total), t.rec, pct(t.rec, t.total), other, pct(other, t.total));
+  fmt::print("lines {} of {} boxes; recogniser plans created {}; backend {} ({})\n", r.lines.size(), r.boxes,
+             p.rec().plans_created(), p.kit().backend() == gk::BackendKind::kCuda ? "cuda" : "cpu",
+             p.kit().device().info().name);
+}
+
+int run(const Flags& f) {
+  OcrOptions o;
+  o.models_dir = f.models.empty() ? default_models() : f.models;
+  o.backend = f.backend;
+  o.threads = f.threads;
+  o.use_classifier = !f.no_cls;
+  o.dump_dir = f.dump;
+  auto image = load_image(f.image);
+  if (!image.ok()) return fail(image.status());
+  auto pipeline = OcrPipeline::open(o);
+  if (!pipeline.ok()) return fail(pipeline.status());
+  const OcrPipeline& p = **pipeline;
+
+  gk::Profiler profiler(p.kit().device());
+  double first_ms = 0;
+  gk::Result<OcrResult> result = gk::internal_error("gkocr: no run");
+  for (int i = 0; i < f.runs; ++i) {
+    // Profile the last run only: earlier ones include planning and kernel compiles.
+    result = p.run(*image, f.profile && i + 1 == f.runs ? &profiler : nullptr);
+    if (!result.ok()) return fail(result.status());
+    if (i == 0) first_ms = result->ms.total;
+  }
+  if (!f.out.empty()) {
+    Image annotated = *image;
+    for (size_t i = 0; i < result->lines.size(); ++i) {
+      const Quad& q = result->lines[i].box;
+      draw_quad(annotated, q, Rgb{230, 30, 30});
+      draw_number(annotated, static_cast<int>(q[0].x), std::max(0, static_cast<int>(q[0].y) - 14), static_cast<int>(i + 1),
+                  Rgb{230, 30, 30});
+    }
+    gk::Status st = write_png(f.out, annotated);
+    if (!st.ok()) return fail(st);
+  }
+  if (f.json) {
+    print_json(f, p, *result, first_ms, f.profile ? &profiler : nullptr);
+  } else {
+    print_text(p, *result, first_ms, f.runs);
+    if (f.profile) fmt::print("\n{}", profiler.table(20));
+  }
+  return kExitOk;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  spdlog::set_level(spdlog::level::warn);
+  CLI::App app{"gkocr: text detection and recognition (PP-OCRv4) on the gkrun runtime"};
+  Flags f;
+  app.add_option("image", f.image, "PNG or JPEG image")->required();
+  app.add_option("--out", f.out, "write the image with numbered boxes (PNG)");
+  app.add_flag("--json", f.json, "one JSON object on stdout");
+  app.add_option("--backend", f.backend, "auto | cpu | cuda")->check(CLI::IsMember({"auto", "cpu", "cuda"}));
+  app.add_option("--models", f.models, "folder with the PP-OCR models and ppocr_keys_v1.txt (default: GK_OCR_MODELS or the npm package)");
+  app.add_flag("--profile", f.profile, "print the hot-kernel table of the whole pipeline");
+  app.add_option("--dump", f.dump, "write every model input and output as .npy into DIR");
+  app.add_option("--runs", f.runs, "run the image N times and report the last run (warm)")->check(CLI::Range(1, 1000));
+  app.add_option("--threads", f.threads, "CPU worker threads (default: all cores)");
+  app.add_flag("--no-cls", f.no_cls, "skip the 180-degree direction classifier");
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    const int rc = app.exit(e);
+    return rc == 0 ? kExitOk : kExitInvalid;
+  }
+  return run(f);
+}
