@@ -14,7 +14,9 @@ typedef unsigned int uint32_t;
 typedef long long int64_t;
 typedef unsigned long long uint64_t;
 #define GK_FN __device__ __forceinline__
-#define GK_KERNEL extern "C++" __global__
+// C++ linkage (NVRTC's default) so name expressions find template instances; an
+// explicit extern "C++" is rejected after a template header.
+#define GK_KERNEL __global__
 #define GK_RESTRICT __restrict__
 // Grid-stride loop: correct for any grid, coalesced on the GPU.
 #define GK_KERNEL_LOOP(i, n)                                                   \

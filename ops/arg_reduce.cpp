@@ -34,11 +34,10 @@ Status infer(InferContext& ctx) {
   const int64_t rank = static_cast<int64_t>(x.shape.size());
   if (rank == 0) return ctx.fail("the input must have rank >= 1");
   GK_TRY(int64_t axis, normalize_axis(r.axis, rank, ctx.node.describe()));
-  if (x.shape[axis] == 0 && numel(x.shape) == 0) {
-    Shape rest = x.shape;
-    rest.erase(rest.begin() + axis);
-    if (numel(rest) > 0) return ctx.fail(fmt::format("axis {} has no elements to choose from", axis));
-  }
+  Shape rest = x.shape;
+  rest.erase(rest.begin() + axis);
+  if (x.shape[axis] == 0 && numel(rest) > 0)
+    return ctx.fail(fmt::format("axis {} has no elements to choose from", axis));
   Shape out = x.shape;
   if (r.keepdims) out[axis] = 1;
   else out.erase(out.begin() + axis);

@@ -8,6 +8,7 @@
 #include "ops/kernel_sources.h"
 
 #include <memory>
+#include <vector>
 
 namespace gk {
 
@@ -63,7 +64,7 @@ constexpr BinaryOp kMulOp{"gk_op_mul", kNumericTypes, false};
 constexpr BinaryOp kDivOp{"gk_op_div", kNumericTypes, false};
 constexpr BinaryOp kModOp{"gk_op_mod", kNumericTypes, false};
 constexpr BinaryOp kFModOp{"gk_op_fmod", kNumericTypes, false};
-constexpr BinaryOp kEqOp{"gk_op_eq", kNumericTypes | kBoolType, true};
+constexpr BinaryOp kEqOp{"gk_op_eq", kNumericTypes | kBoolType | type_bit(DType::kString), true};
 constexpr BinaryOp kLtOp{"gk_op_lt", kNumericTypes, true};
 constexpr BinaryOp kLeOp{"gk_op_le", kNumericTypes, true};
 constexpr BinaryOp kGtOp{"gk_op_gt", kNumericTypes, true};
@@ -119,13 +120,48 @@ Status infer_binary(InferContext& ctx) {
     return ctx.fail(fmt::format("inputs have different element types ({} and {})", dtype_name(t),
                                 dtype_name(ctx.in(1).dtype)));
   GK_RETURN_IF_ERROR(check_type(ctx.node, 0, t, op.types));
+  if (t == DType::kString && !(ctx.has_value(0) && ctx.has_value(1)))
+    return unimplemented("{}: comparing strings needs both values before the run (constants); "
+                         "strings cannot live on the device",
+                         ctx.node.describe());
   GK_TRY(Shape shape, infer_broadcast(ctx, ctx.inputs));
   ctx.outputs[0] = {op.bool_out ? DType::kBool : t, std::move(shape)};
   return ok_status();
 }
 
+// Equal-19 on strings: both values are host-known (infer checks), so compare on
+// the host and upload the bools.
+Status run_string_equal(KernelContext& ctx) {
+  const TensorRef &a = ctx.in(0), &b = ctx.in(1), &out = ctx.out(0);
+  if (!a.host || !b.host) return unimplemented("{}: string inputs must be host-known", ctx.node().describe());
+  const int64_t n = out.numel();
+  if (n == 0) return ok_status();
+  const Shape shapes[] = {a.shape, b.shape};
+  auto plan = plan_broadcast(out.shape, shapes, false);
+  if (!plan.ok()) return ctx.fail(plan.status().message());
+  auto offset = [](const IndexMap& m, int64_t linear) {
+    int64_t off = 0;
+    for (int d = m.rank - 1; d >= 0; --d) {
+      off += (linear % m.dims[d]) * m.strides[d];
+      linear /= m.dims[d];
+    }
+    return off;
+  };
+  const auto &sa = a.host->string_values(), &sb = b.host->string_values();
+  std::vector<uint8_t> result(static_cast<size_t>(n));
+  for (int64_t i = 0; i < n; ++i) {
+    const size_t ia = static_cast<size_t>(offset(plan->maps[0], i));
+    const size_t ib = static_cast<size_t>(offset(plan->maps[1], i));
+    if (ia >= sa.size() || ib >= sb.size())
+      return internal_error("{}: string tensor holds fewer values than its shape", ctx.node().describe());
+    result[i] = sa[ia] == sb[ib];
+  }
+  return ctx.kit().device().upload(out.ptr, result.data(), result.size());
+}
+
 Status run_binary(KernelContext& ctx) {
   const BinaryOp& op = ctx.attrs<BinaryAttrs>().op;
+  if (ctx.in(0).dtype == DType::kString) return run_string_equal(ctx);
   return launch_binary(ctx, op.functor, ctx.in(0).dtype, ctx.in(0), ctx.in(1), ctx.out(0));
 }
 
@@ -210,7 +246,7 @@ const OpSchema kOps[] = {
     {"", "Mod", 10, kOpsetCurrent, &kMod, kSameType},
     {"", "Pow", 7, kOpsetCurrent, &kPow, kSameType},  // Pow-12: mixed exponent type
     {"", "PRelu", 7, kOpsetCurrent, &kPRelu, kSameType},
-    {"", "Equal", 7, kOpsetCurrent, &kEqual, kToBool},  // Equal-19 strings: refused by type
+    {"", "Equal", 7, kOpsetCurrent, &kEqual, kToBool},  // Equal-19 strings: host-known only
     {"", "Less", 7, kOpsetCurrent, &kLess, kToBool},
     {"", "LessOrEqual", 12, kOpsetCurrent, &kLessOrEqual, kToBool},
     {"", "Greater", 7, kOpsetCurrent, &kGreater, kToBool},

@@ -34,6 +34,19 @@ Result<IndexMap> batch_map(const Shape& out_batch, const Shape& operand_batch, i
   return m;
 }
 
+Dim3 gemm_grid(const Kit& kit, int64_t cols, int64_t rows, int64_t batch) {
+  const int64_t t = GK_GEMM_TILE;
+  int64_t x = (cols + t - 1) / t;
+  const int64_t y = std::min<int64_t>((rows + t - 1) / t, 65535), z = std::clamp<int64_t>(batch, 1, 65535);
+  if (kit.backend() == BackendKind::kCpu) {
+    // untuned: 4 blocks per worker balance the ragged last tiles.
+    const int64_t target = 4 * std::max(1, kit.device().info().threads);
+    const int64_t per = std::clamp<int64_t>(x * y * z / target, 1, x);
+    x = (x + per - 1) / per;
+  }
+  return {static_cast<uint32_t>(std::min<int64_t>(x, 0x7fffffff)), static_cast<uint32_t>(y), static_cast<uint32_t>(z)};
+}
+
 Status launch_gemm(KernelContext& ctx, const GemmCall& c) {
   if (c.M == 0 || c.N == 0 || c.batch == 0) return ok_status();
   const char* tn = kernel_type_name(c.dtype);
@@ -48,13 +61,8 @@ Status launch_gemm(KernelContext& ctx, const GemmCall& c) {
   g.M = c.M, g.N = c.N, g.K = c.K, g.batch = c.batch;
   g.a_sm = c.a_sm, g.a_sk = c.a_sk, g.b_sk = c.b_sk, g.b_sn = c.b_sn, g.c_sm = c.c_sm, g.c_sn = c.c_sn;
   g.alpha = c.alpha, g.beta = c.beta, g.has_c = c.has_c ? 1 : 0;
-  const int64_t ntiles = (c.N + GK_GEMM_TILE - 1) / GK_GEMM_TILE;
-  const int64_t mtiles = (c.M + GK_GEMM_TILE - 1) / GK_GEMM_TILE;
-  if (ntiles > 0x7fffffff) return ctx.fail(fmt::format("GEMM with N = {} columns is too wide", c.N));
   LaunchConfig cfg;
-  // y and z are grid-stride in the kernel: CUDA caps both at 65535.
-  cfg.grid = {static_cast<uint32_t>(ntiles), static_cast<uint32_t>(std::min<int64_t>(mtiles, 65535)),
-              static_cast<uint32_t>(std::min<int64_t>(c.batch, 65535))};
+  cfg.grid = gemm_grid(ctx.kit(), c.N, c.M, c.batch);
   cfg.block = {GK_GEMM_THREADS, 1, 1};
   KernelArgs args;
   args.ptr(c.a).ptr(c.b).ptr(c.has_c ? c.c : c.a).ptr(c.y).pod(g).pod(c.amap).pod(c.bmap).pod(c.cmap);

@@ -11,7 +11,7 @@ Result<HostTensor> download_tensor(Kit& kit, DType dtype, const Shape& shape, De
 Result<OpEvalResult> evaluate_op(Kit& kit, const OpSchema& schema, const NodeView& node,
                                  const ParsedAttrs& parsed, std::span<const HostTensor* const> inputs,
                                  bool inputs_host_known) {
-  InferContext ictx{node, parsed, {}, {}, {}, false};
+  InferContext ictx{node, parsed, {}, {}, {}, false, {}};
   for (const HostTensor* in : inputs) {
     ictx.inputs.push_back(in ? TensorType{in->dtype(), in->shape()} : TensorType{});
     ictx.values.push_back(inputs_host_known ? in : nullptr);
@@ -23,7 +23,10 @@ Result<OpEvalResult> evaluate_op(Kit& kit, const OpSchema& schema, const NodeVie
   std::vector<TensorRef> refs;
   for (size_t i = 0; i < inputs.size(); ++i) {
     TensorRef ref;
-    if (inputs[i]) {
+    if (inputs[i] && inputs[i]->dtype() == DType::kString) {
+      // Strings never reach the device; ops that take them (Cast) read ref.host.
+      ref = {DType::kString, inputs[i]->shape(), 0, ictx.values[i]};
+    } else if (inputs[i]) {
       GK_TRY(GkBuf buf, kit.upload(*inputs[i]));
       ref = {inputs[i]->dtype(), inputs[i]->shape(), buf.ptr(), ictx.values[i]};
       keep.push_back(std::move(buf));

@@ -16,8 +16,11 @@ struct CudaContext {
   // thread's current context, and runtime threads (a session's callers, the
   // pool) arrive with none; a thread-local remembers the last one bound so the
   // common case costs a compare. Code that binds another context behind our
-  // back on the same thread is not supported.
+  // back on the same thread is not supported. Creating or destroying a device
+  // starts a new epoch, after which every thread binds once more: the primary
+  // context may have been released and retained in between.
   Status make_current() const;
+  static void new_epoch();
   Status check(CUresult result, const char* call) const { return cuda::check(*api, result, call); }
 };
 

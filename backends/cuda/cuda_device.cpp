@@ -7,6 +7,7 @@
 #include "backends/cuda/module_cache.h"
 
 #include <algorithm>
+#include <atomic>
 #include <charconv>
 #include <cstdlib>
 #include <cstring>
@@ -21,11 +22,20 @@ namespace gk {
 
 namespace cuda {
 
+namespace {
+std::atomic<uint64_t> context_epoch{1};
+}  // namespace
+
+void CudaContext::new_epoch() { context_epoch.fetch_add(1, std::memory_order_acq_rel); }
+
 Status CudaContext::make_current() const {
   thread_local CUcontext bound = nullptr;
-  if (bound == ctx) return ok_status();
+  thread_local uint64_t bound_epoch = 0;
+  const uint64_t epoch = context_epoch.load(std::memory_order_acquire);
+  if (bound == ctx && bound_epoch == epoch) return ok_status();
   GK_RETURN_IF_ERROR(check(api->cuCtxSetCurrent(ctx), "cuCtxSetCurrent"));
   bound = ctx;
+  bound_epoch = epoch;
   return ok_status();
 }
 
@@ -63,6 +73,7 @@ class CudaDevice final : public Device {
     for (CUmodule m : modules_) c_.api->cuModuleUnload(m);
     c_.api->cuStreamDestroy(c_.stream);
     c_.api->cuDevicePrimaryCtxRelease(c_.device);
+    CudaContext::new_epoch();
   }
 
   const DeviceInfo& info() const override { return info_; }
@@ -145,7 +156,16 @@ class CudaDevice final : public Device {
     GK_RETURN_IF_ERROR(c_.make_current());
     CUmodule module = nullptr;
     Status s = c_.check(c_.api->cuModuleLoadData(&module, m.image.c_str()), "cuModuleLoadData");
-    if (!s.ok()) return s.with_context(fmt::format("loading '{}' from '{}' ({})", entry, source.name, m.target));
+    if (!s.ok()) {
+      // The usual cause: an NVRTC newer than the driver (its CUBIN/PTX too new).
+      int driver_version = 0;
+      c_.api->cuDriverGetVersion(&driver_version);
+      auto nvrtc = nvrtc_version();
+      return s.with_context(fmt::format("loading '{}' from '{}' ({}, NVRTC {}.{}, driver {}.{})", entry,
+                                        source.name, m.target, nvrtc.ok() ? nvrtc->first : 0,
+                                        nvrtc.ok() ? nvrtc->second : 0, driver_version / 1000,
+                                        driver_version % 1000 / 10));
+    }
     CUfunction fn = nullptr;
     s = c_.check(c_.api->cuModuleGetFunction(&fn, module, m.lowered_name.c_str()), "cuModuleGetFunction");
     if (!s.ok()) {
@@ -376,6 +396,7 @@ Result<std::unique_ptr<Device>> make_cuda_device(int ordinal) {
   c.api = api;
   c.device = d.device;
   GK_RETURN_IF_ERROR(check(*api, api->cuDevicePrimaryCtxRetain(&c.ctx, d.device), "cuDevicePrimaryCtxRetain"));
+  CudaContext::new_epoch();
   Status s = c.make_current();
   if (s.ok()) s = check(*api, api->cuStreamCreate(&c.stream, CU_STREAM_NON_BLOCKING), "cuStreamCreate");
   if (!s.ok()) {

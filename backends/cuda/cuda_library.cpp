@@ -137,7 +137,14 @@ Result<const NvrtcApi*> nvrtc() {
 std::string error_name(const DriverApi& api, CUresult result) {
   const char* name = nullptr;
   if (api.cuGetErrorName && api.cuGetErrorName(result, &name) == CUDA_SUCCESS && name) return name;
-  return fmt::format("CUresult {}", result);
+  // The codes cuInit gives when the driver cannot name them (the toolkit's stub
+  // library answers every call with 34).
+  switch (result) {
+    case 34: return "CUDA_ERROR_STUB_LIBRARY (CUresult 34)";
+    case 35: return "CUDA_ERROR_INSUFFICIENT_DRIVER (CUresult 35)";
+    case 100: return "CUDA_ERROR_NO_DEVICE (CUresult 100)";
+    default: return fmt::format("CUresult {}", result);
+  }
 }
 
 Status check(const DriverApi& api, CUresult result, const char* call) {

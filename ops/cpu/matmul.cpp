@@ -11,35 +11,27 @@ void gk_matmul(const T* A, const T* B, const T* C, T* Y, gk_gemm_args g, gk_inde
                gk_index_map cmap, int32_t epi, float ea, float eb) {
   using Acc = typename gk_acc<T>::type;
   using namespace gk::cpu_gemm;
-  const int64_t mtiles = (g.M + kTile - 1) / kTile;
-  const int64_t n0 = int64_t{blockIdx.x} * kTile;
-  if (n0 >= g.N) return;
-  const int64_t nt = std::min<int64_t>(kTile, g.N - n0);
+  const int64_t mtiles = (g.M + kTile - 1) / kTile, ntiles = (g.N + kTile - 1) / kTile;
   alignas(64) Acc acc[kTile * kTile];
+  Acc* ap = a_panel<Acc>(g.K);
   for (int64_t b = blockIdx.z; b < g.batch; b += gridDim.z) {
     const T* a_base = A + gk_offset(amap, b);
-    const T* b_base = B + gk_offset(bmap, b) + n0 * g.b_sn;
+    const T* b_base = B + gk_offset(bmap, b);
     const T* c_base = g.has_c ? C + gk_offset(cmap, b) : nullptr;
     T* y_base = Y + b * g.M * g.N;
     for (int64_t mtile = blockIdx.y; mtile < mtiles; mtile += gridDim.y) {
       const int64_t m0 = mtile * kTile, mt = std::min<int64_t>(kTile, g.M - m0);
-      const T* a_tile = a_base + m0 * g.a_sm;
-      gemm_tile<Acc>(
-          mt, nt, g.K,
-          [&](int64_t k0, int kc, Acc* ap) { pack_rows_to_panel(a_tile, g.a_sm, g.a_sk, mt, k0, kc, ap); },
-          [&](int64_t k0, int kc, Acc* bp) { pack_cols_to_panel(b_base, g.b_sk, g.b_sn, nt, k0, kc, bp); },
-          acc);
-      for (int64_t i = 0; i < mt; ++i) {
-        const int64_t m = m0 + i;
-        T* y = y_base + m * g.N + n0;
-        const Acc* r = acc + i * kTile;
-        if (!g.has_c && g.alpha == 1.0f && epi == GK_EPI_NONE) {
-          for (int64_t j = 0; j < nt; ++j) y[j] = static_cast<T>(r[j]);
-          continue;
-        }
-        for (int64_t j = 0; j < nt; ++j) {
-          Acc cv = g.has_c ? static_cast<Acc>(c_base[m * g.c_sm + (n0 + j) * g.c_sn]) : Acc(0);
-          y[j] = static_cast<T>(gk_epilogue(gk_gemm_finish(r[j], g.alpha, g.has_c, cv, g.beta), epi, ea, eb));
+      pack_rows_to_panel(a_base + m0 * g.a_sm, g.a_sm, g.a_sk, mt, 0, g.K, ap);
+      for (int64_t ntile = blockIdx.x; ntile < ntiles; ntile += gridDim.x) {
+        const int64_t n0 = ntile * kTile, nt = std::min<int64_t>(kTile, g.N - n0);
+        const T* b_tile = b_base + n0 * g.b_sn;
+        gemm_tile<Acc>(
+            mt, nt, g.K, ap,
+            [&](int64_t k0, int kc, Acc* bp) { pack_cols_to_panel(b_tile, g.b_sk, g.b_sn, nt, k0, kc, bp); }, acc);
+        for (int64_t i = 0; i < mt; ++i) {
+          const int64_t m = m0 + i;
+          store_row(acc + i * kTile, nt, y_base + m * g.N + n0, g.alpha, g.has_c,
+                    c_base ? c_base + m * g.c_sm + n0 * g.c_sn : nullptr, g.c_sn, g.beta, epi, ea, eb);
         }
       }
     }

@@ -11,8 +11,8 @@
 #include "ops/kernels/common/indexing.cuh"
 #include "ops/kernels/common/math.cuh"
 
-template <typename A> static GK_FN bool gk_ew_signed() { return gk_limits<A>::lowest() < (A)0; }
-template <typename A> static GK_FN bool gk_ew_negative(A x) { return gk_ew_signed<A>() && x < (A)0; }
+template <typename A> static GK_FN bool gk_ew_signed() { return gk_is_signed_t<A>::value; }
+template <typename A> static GK_FN bool gk_ew_negative(A x) { return gk_is_negative(x); }
 template <typename A> static GK_FN A gk_ew_wrap_neg(A x) { return (A)(0ull - (unsigned long long)x); }
 
 template <typename A>
@@ -31,7 +31,7 @@ template <typename A>
 static GK_FN A gk_ew_mod(A a, A b) {
   if constexpr (gk_is_float_t<A>::value) {
     A r = gk_fmod(a, b);
-    if (r != (A)0 && ((r < (A)0) != (b < (A)0))) r += b;
+    if (r != (A)0 && (gk_is_negative(r) != gk_is_negative(b))) r += b;
     return r;
   } else {
     if (b == (A)0 || (gk_ew_signed<A>() && b == (A)-1)) return (A)0;

@@ -42,20 +42,22 @@ struct gk_mm_store {
   }
 };
 
-// Grid: x over N tiles, y over M tiles, z over the batch (y and z grid-stride).
+// Grid: x over N tiles, y over M tiles, z over the batch, each grid-stride (the CPU
+// launch gives a block several N tiles so its packed A panel is reused).
 template <typename T>
 GK_KERNEL void gk_matmul(const T* A, const T* B, const T* C, T* Y, gk_gemm_args g, gk_index_map amap,
                          gk_index_map bmap, gk_index_map cmap, int32_t epi, float ea, float eb) {
   typedef typename gk_acc<T>::type Acc;
   const int64_t mtiles = (g.M + GK_GEMM_TILE - 1) / GK_GEMM_TILE;
-  const int64_t n0 = (int64_t)blockIdx.x * GK_GEMM_TILE;
+  const int64_t ntiles = (g.N + GK_GEMM_TILE - 1) / GK_GEMM_TILE;
   for (int64_t b = blockIdx.z; b < g.batch; b += gridDim.z) {
     gk_mm_load<T> la = {A + gk_offset(amap, b), g.a_sm, g.a_sk};
     gk_mm_load<T> lb = {B + gk_offset(bmap, b), g.b_sk, g.b_sn};
     gk_mm_store<T> st = {Y + b * g.M * g.N, g.has_c ? C + gk_offset(cmap, b) : C, g.N, g.c_sm, g.c_sn,
                          g.alpha, g.beta, g.has_c, epi, ea, eb};
     for (int64_t mt = blockIdx.y; mt < mtiles; mt += gridDim.y)
-      gk_gemm_block<Acc>(la, lb, st, g.M, g.N, g.K, mt * GK_GEMM_TILE, n0);
+      for (int64_t nt = blockIdx.x; nt < ntiles; nt += gridDim.x)
+        gk_gemm_block<Acc>(la, lb, st, g.M, g.N, g.K, mt * GK_GEMM_TILE, nt * GK_GEMM_TILE);
   }
 }
 #endif

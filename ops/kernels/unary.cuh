@@ -20,7 +20,7 @@ struct gk_unary_params {
     template <typename A> static GK_FN A apply(A x, const gk_unary_params& p) { return (A)(expr); } \
   };
 
-template <typename A> static GK_FN bool gk_un_negative(A x) { return gk_limits<A>::lowest() < (A)0 && x < (A)0; }
+template <typename A> static GK_FN bool gk_un_negative(A x) { return gk_is_negative(x); }
 // Integer negation wraps (INT_MIN stays INT_MIN) instead of overflowing.
 template <typename A> static GK_FN A gk_un_neg(A x) {
   if constexpr (gk_is_float_t<A>::value) return -x;

@@ -38,3 +38,16 @@ static GK_FN float gk_fmod(float x, float y) { return fmodf(x, y); }
 static GK_FN double gk_fmod(double x, double y) { return fmod(x, y); }
 
 template <typename A> static GK_FN bool gk_isnan(A x) { return x != x; }
+
+// Signedness without comparing an unsigned value against 0 (NVRTC warns on that).
+template <typename T> struct gk_is_signed_t { static const bool value = false; };
+template <> struct gk_is_signed_t<int8_t> { static const bool value = true; };
+template <> struct gk_is_signed_t<int16_t> { static const bool value = true; };
+template <> struct gk_is_signed_t<int32_t> { static const bool value = true; };
+template <> struct gk_is_signed_t<int64_t> { static const bool value = true; };
+template <> struct gk_is_signed_t<float> { static const bool value = true; };
+template <> struct gk_is_signed_t<double> { static const bool value = true; };
+template <typename A> static GK_FN bool gk_is_negative(A x) {
+  if constexpr (gk_is_signed_t<A>::value) return x < (A)0;
+  else return false;
+}

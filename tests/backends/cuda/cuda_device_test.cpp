@@ -176,18 +176,20 @@ TEST_CASE("cuda backend: every test kernel equals the CPU backend bit for bit", 
   }
 }
 
-TEST_CASE("cuda backend: a second compile is a cache hit, a second device a disk hit", "[cuda]") {
+TEST_CASE("cuda backend: a second compile is a memory hit and a second device a disk hit", "[cuda]") {
   auto g = gpu();
   auto k1 = g->compile(test::test_kernel_source(), "gk_test_saxpy");
   REQUIRE(k1.ok());
+  // A compile in its own ctest process; a disk hit when an earlier case of the
+  // same process (a whole-binary run) compiled it already.
   CompileStats s1 = g->compile_stats();
-  CHECK(s1.compiles == 1);
+  CHECK(s1.compiles + s1.disk_hits == 1);
   auto k2 = g->compile(test::test_kernel_source(), "gk_test_saxpy");
   REQUIRE(k2.ok());
   CHECK(*k1 == *k2);
   CompileStats s2 = g->compile_stats();
   CHECK(s2.memory_hits == s1.memory_hits + 1);
-  CHECK(s2.compiles == 1);
+  CHECK(s2.compiles == s1.compiles);
   // Same primary context, new device object: the module comes from disk.
   auto g2 = gpu();
   REQUIRE(g2->compile(test::test_kernel_source(), "gk_test_saxpy").ok());
@@ -211,7 +213,7 @@ struct Pipeline {
   }
 };
 
-TEST_CASE("cuda backend: graph replay equals plain launches; rebinding reads new inputs", "[cuda]") {
+TEST_CASE("cuda backend: graph replay equals plain launches and rebinding reads new inputs", "[cuda]") {
   auto g = gpu();
   GraphCapture* graphs = g->graphs();
   REQUIRE(graphs != nullptr);
@@ -271,7 +273,7 @@ TEST_CASE("cuda backend: an allocation larger than the device is ResourceExhaust
   CHECK(g->free(*fine).ok());
 }
 
-TEST_CASE("cuda backend: copy, memset, events and memory info", "[cuda]") {
+TEST_CASE("cuda backend: copy memset events and memory info", "[cuda]") {
   auto g = gpu();
   const size_t n = 1 << 20;
   std::vector<uint8_t> src(n);

@@ -1,0 +1,289 @@
+// Conv and ConvTranspose against a direct double-precision reference written here
+// (its own geometry, a scatter for ConvTranspose), hand-computed cases, fused
+// epilogues on every launch path, and the ONNX node tests.
+#include "tests/ops/nn_test_util.h"
+#include "tests/ops/onnx_node_cases.h"
+
+namespace gk::test {
+namespace {
+
+using namespace nn;
+
+struct ConvCase {
+  Shape x;
+  int64_t cout, group;
+  std::vector<int64_t> k, s, pads, dil;
+  std::string auto_pad = "NOTSET";
+  bool bias = true;
+};
+
+std::vector<double> conv_ref(const ConvCase& c, const HostTensor& x, const HostTensor& w, const HostTensor* b,
+                             Shape* out_shape) {
+  const size_t nd = c.x.size() - 2;
+  std::vector<int64_t> in(c.x.begin() + 2, c.x.end()), out(nd), pb(nd);
+  for (size_t i = 0; i < nd; ++i) {
+    const int64_t dk = (c.k[i] - 1) * c.dil[i] + 1;
+    if (c.auto_pad == "SAME_UPPER" || c.auto_pad == "SAME_LOWER") {
+      out[i] = (in[i] + c.s[i] - 1) / c.s[i];
+      const int64_t total = std::max<int64_t>(0, (out[i] - 1) * c.s[i] + dk - in[i]);
+      pb[i] = c.auto_pad == "SAME_UPPER" ? total / 2 : total - total / 2;
+    } else if (c.auto_pad == "VALID") {
+      out[i] = (in[i] - dk) / c.s[i] + 1;
+      pb[i] = 0;
+    } else {
+      out[i] = (in[i] + c.pads[i] + c.pads[nd + i] - dk) / c.s[i] + 1;
+      pb[i] = c.pads[i];
+    }
+  }
+  const int64_t N = c.x[0], C = c.x[1], cg = C / c.group, mg = c.cout / c.group;
+  *out_shape = {N, c.cout};
+  out_shape->insert(out_shape->end(), out.begin(), out.end());
+  const int64_t osz = numel(out), isz = numel(in), ksz = numel(c.k);
+  std::vector<double> y(N * c.cout * osz);
+  for (int64_t n = 0; n < N; ++n)
+    for (int64_t co = 0; co < c.cout; ++co) {
+      const int64_t g = co / mg;
+      std::vector<int64_t> o(nd, 0);
+      int64_t op = 0;
+      do {
+        double s = b ? b->as_f64(co) : 0;
+        for (int64_t ci = 0; ci < cg; ++ci) {
+          std::vector<int64_t> kk(nd, 0);
+          int64_t kp = 0;
+          do {
+            int64_t ip = 0;
+            bool inside = true;
+            for (size_t i = 0; i < nd; ++i) {
+              const int64_t pos = o[i] * c.s[i] - pb[i] + kk[i] * c.dil[i];
+              inside = inside && pos >= 0 && pos < in[i];
+              ip = ip * in[i] + pos;
+            }
+            if (inside) s += x.as_f64((n * C + g * cg + ci) * isz + ip) * w.as_f64((co * cg + ci) * ksz + kp);
+            ++kp;
+          } while (next_index(kk, c.k));
+        }
+        y[(n * c.cout + co) * osz + op++] = s;
+      } while (next_index(o, out));
+    }
+  return y;
+}
+
+AttrMap conv_attrs(const ConvCase& c) {
+  AttrMap a;
+  a.set("group", int_attr(c.group));
+  a.set("strides", ints_attr(c.s));
+  a.set("dilations", ints_attr(c.dil));
+  if (c.auto_pad == "NOTSET") a.set("pads", ints_attr(c.pads));
+  else a.set("auto_pad", string_attr(c.auto_pad));
+  return a;
+}
+
+TEST_CASE("Conv: 3x3 input, 2x2 ones kernel, by hand", "[ops][conv]") {
+  OpCall c{"Conv"};
+  c.inputs = {f32({1, 1, 3, 3}, {0, 1, 2, 3, 4, 5, 6, 7, 8}), f32({1, 1, 2, 2}, {1, 1, 1, 1})};
+  auto r = run_op(c);
+  REQUIRE(r.ok());
+  CHECK(r->outputs[0].shape() == Shape{1, 1, 2, 2});
+  CHECK(values_of<float>(r->outputs[0]) == std::vector<float>{8, 12, 20, 24});
+}
+
+const std::vector<ConvCase>& conv_cases() {
+  static const std::vector<ConvCase> cases = {
+      {{1, 3, 17, 19}, 8, 1, {3, 3}, {1, 1}, {1, 1, 1, 1}, {1, 1}},                 // plain 3x3
+      {{2, 16, 12, 13}, 70, 1, {3, 3}, {2, 2}, {1, 0, 2, 1}, {1, 1}},               // >64 channels, K > 128
+      {{1, 6, 11, 10}, 9, 3, {3, 2}, {1, 2}, {0, 1, 1, 0}, {2, 1}},                 // groups, dilation
+      {{2, 8, 9, 9}, 8, 8, {3, 3}, {1, 1}, {1, 1, 1, 1}, {1, 1}},                   // depthwise
+      {{1, 4, 15, 14}, 8, 4, {5, 5}, {2, 2}, {2, 2, 2, 2}, {2, 1}},                 // depthwise, multiplier 2
+      {{2, 20, 9, 11}, 12, 2, {1, 1}, {1, 1}, {0, 0, 0, 0}, {1, 1}, "NOTSET", false},  // grouped pointwise
+      {{1, 5, 70, 3}, 66, 1, {1, 1}, {1, 1}, {0, 0, 0, 0}, {1, 1}},                 // pointwise, 2 tiles
+      {{1, 3, 10, 9}, 4, 1, {3, 3}, {2, 2}, {}, {1, 1}, "SAME_UPPER"},
+      {{1, 3, 10, 9}, 4, 1, {4, 4}, {3, 2}, {}, {1, 1}, "SAME_LOWER"},
+      {{1, 3, 10, 9}, 4, 1, {3, 2}, {1, 2}, {}, {1, 1}, "VALID", false},
+      {{2, 3, 21}, 5, 1, {4}, {3}, {2, 1}, {2}},                                    // 1-D
+      {{1, 4, 5, 6, 7}, 6, 2, {3, 2, 3}, {1, 2, 1}, {1, 0, 1, 1, 1, 0}, {1, 1, 2}},  // 3-D, groups
+      {{1, 2, 6, 7, 5}, 2, 2, {2, 3, 3}, {2, 1, 1}, {0, 1, 1, 1, 1, 1}, {1, 2, 1}},  // 3-D depthwise
+  };
+  return cases;
+}
+
+TEST_CASE("Conv: random cases against a direct reference", "[ops][conv]") {
+  uint32_t seed = 100;
+  for (const ConvCase& c : conv_cases()) {
+    const int64_t cg = c.x[1] / c.group;
+    Shape ws{c.cout, cg};
+    ws.insert(ws.end(), c.k.begin(), c.k.end());
+    HostTensor x = tensor_f32(c.x, seed++), w = tensor_f32(ws, seed++), b = tensor_f32({c.cout}, seed++);
+    Shape os;
+    auto want = conv_ref(c, x, w, c.bias ? &b : nullptr, &os);
+    OpCall call{"Conv"};
+    call.attrs = conv_attrs(c);
+    call.inputs = {x, w};
+    if (c.bias) call.inputs.push_back(b);
+    auto r = run_op(call);
+    INFO("x " << shape_str(c.x) << " group " << c.group << " kernel " << shape_str(c.k) << " " << c.auto_pad);
+    REQUIRE(r.ok());
+    check_close(r->outputs[0], os, want, 1e-5, 1e-5);
+  }
+}
+
+TEST_CASE("Conv: fused epilogues on the implicit-GEMM, depthwise and pointwise paths", "[ops][conv][epilogue]") {
+  using K = Epilogue::Kind;
+  const std::vector<Epilogue> kinds = {{K::kRelu},        {K::kClip, 0.0f, 0.3f}, {K::kSigmoid},
+                                       {K::kSilu},        {K::kHardSigmoid, 0.2f, 0.5f}, {K::kHardSwish},
+                                       {K::kLeakyRelu, 0.01f}, {K::kTanh}};
+  const std::vector<size_t> paths = {0, 3, 6};  // indices into conv_cases()
+  uint32_t seed = 200;
+  for (size_t p : paths) {
+    const ConvCase& c = conv_cases()[p];
+    Shape ws{c.cout, c.x[1] / c.group};
+    ws.insert(ws.end(), c.k.begin(), c.k.end());
+    HostTensor x = tensor_f32(c.x, seed++), w = tensor_f32(ws, seed++), b = tensor_f32({c.cout}, seed++);
+    Shape os;
+    auto base = conv_ref(c, x, w, &b, &os);
+    for (const Epilogue& e : kinds) {
+      auto r = run_with("Conv", conv_attrs(c), {&x, &w, &b}, e);
+      INFO("case " << p << " epilogue " << static_cast<int>(e.kind));
+      REQUIRE(r.ok());
+      std::vector<double> want(base.size());
+      for (size_t i = 0; i < base.size(); ++i) want[i] = activation_ref(base[i], e);
+      check_close((*r)[0], os, want, 1e-5, 1e-5);
+    }
+  }
+}
+
+TEST_CASE("Conv: f16, bf16 and f64", "[ops][conv]") {
+  const ConvCase& c = conv_cases()[2];
+  Shape ws{c.cout, c.x[1] / c.group};
+  ws.insert(ws.end(), c.k.begin(), c.k.end());
+  HostTensor xf = tensor_f32(c.x, 7), wf = tensor_f32(ws, 8);
+  for (DType t : {DType::kF16, DType::kBF16, DType::kF64}) {
+    HostTensor x = make_tensor(t, c.x, xf.to_f64_vector()), w = make_tensor(t, ws, wf.to_f64_vector());
+    Shape os;
+    auto want = conv_ref(c, x, w, nullptr, &os);
+    OpCall call{"Conv"};
+    call.attrs = conv_attrs(c);
+    call.inputs = {x, w};
+    auto r = run_op(call);
+    INFO(dtype_name(t));
+    REQUIRE(r.ok());
+    const double tol = t == DType::kF64 ? 1e-12 : 3e-2;
+    check_close(r->outputs[0], os, want, tol, tol);
+  }
+}
+
+struct ConvTCase {
+  Shape x;
+  int64_t cout, group;
+  std::vector<int64_t> k, s, pads, dil, out_pad, out_shape;
+  std::string auto_pad = "NOTSET";
+};
+
+std::vector<double> conv_transpose_ref(const ConvTCase& c, const HostTensor& x, const HostTensor& w,
+                                       const HostTensor& b, int opset, Shape* out_shape) {
+  const size_t nd = c.x.size() - 2;
+  std::vector<int64_t> in(c.x.begin() + 2, c.x.end()), out(nd), pb(nd);
+  for (size_t i = 0; i < nd; ++i) {
+    const int64_t op = c.out_pad.empty() ? 0 : c.out_pad[i];
+    const int64_t full = c.s[i] * (in[i] - 1) + op + (c.k[i] - 1) * c.dil[i] + 1;
+    const bool same = c.auto_pad != "NOTSET";
+    if (!c.out_shape.empty() || same) {
+      out[i] = c.out_shape.empty() ? in[i] * c.s[i] : c.out_shape[i];
+      const int64_t total = full - out[i];
+      bool extra_first = c.auto_pad != "SAME_UPPER";
+      if (opset < 11) extra_first = !extra_first;
+      const int64_t half = static_cast<int64_t>(std::floor(total / 2.0));
+      pb[i] = extra_first ? total - half : half;
+    } else {
+      pb[i] = c.pads[i];
+      out[i] = full - c.pads[i] - c.pads[nd + i];
+    }
+  }
+  const int64_t N = c.x[0], C = c.x[1], cg = C / c.group, mg = c.cout / c.group;
+  *out_shape = {N, c.cout};
+  out_shape->insert(out_shape->end(), out.begin(), out.end());
+  const int64_t osz = numel(out), isz = numel(in), ksz = numel(c.k);
+  std::vector<double> y(N * c.cout * osz);
+  for (int64_t n = 0; n < N; ++n)
+    for (int64_t co = 0; co < c.cout; ++co)
+      for (int64_t p = 0; p < osz; ++p) y[(n * c.cout + co) * osz + p] = b.as_f64(co);
+  for (int64_t n = 0; n < N; ++n)
+    for (int64_t ci = 0; ci < C; ++ci) {
+      const int64_t g = ci / cg;
+      std::vector<int64_t> ii(nd, 0);
+      int64_t ip = 0;
+      do {
+        for (int64_t m = 0; m < mg; ++m) {
+          std::vector<int64_t> kk(nd, 0);
+          int64_t kp = 0;
+          do {
+            int64_t op = 0;
+            bool inside = true;
+            for (size_t i = 0; i < nd; ++i) {
+              const int64_t pos = ii[i] * c.s[i] + kk[i] * c.dil[i] - pb[i];
+              inside = inside && pos >= 0 && pos < out[i];
+              op = op * out[i] + pos;
+            }
+            const int64_t co = g * mg + m;
+            if (inside)
+              y[(n * c.cout + co) * osz + op] +=
+                  x.as_f64((n * C + ci) * isz + ip) * w.as_f64((ci * mg + m) * ksz + kp);
+            ++kp;
+          } while (next_index(kk, c.k));
+        }
+        ++ip;
+      } while (next_index(ii, in));
+    }
+  return y;
+}
+
+TEST_CASE("ConvTranspose: random cases against a scatter reference", "[ops][conv_transpose]") {
+  const std::vector<ConvTCase> cases = {
+      {{1, 3, 5, 6}, 4, 1, {3, 3}, {2, 2}, {1, 1, 1, 1}, {1, 1}, {1, 1}, {}},
+      {{2, 4, 4, 5}, 6, 2, {2, 3}, {2, 1}, {0, 1, 1, 0}, {1, 2}, {}, {}},
+      {{1, 2, 7}, 3, 1, {3}, {3}, {0, 0}, {2}, {}, {20}},                        // 1-D, output_shape
+      {{1, 2, 3, 3}, 2, 1, {3, 3}, {3, 2}, {}, {1, 1}, {}, {11, 9}},             // output_shape past the natural size
+      {{1, 2, 3, 4, 3}, 2, 1, {2, 2, 2}, {2, 1, 2}, {0, 0, 0, 0, 0, 0}, {1, 1, 1}, {1, 0, 1}, {}},  // 3-D
+      {{1, 70, 6, 6}, 3, 1, {2, 2}, {2, 2}, {0, 0, 0, 0}, {1, 1}, {}, {}},       // K > 64
+      {{1, 2, 4, 4}, 2, 1, {3, 3}, {2, 2}, {}, {1, 1}, {}, {}, "SAME_UPPER"},
+      {{1, 2, 4, 4}, 2, 1, {3, 3}, {2, 2}, {}, {1, 1}, {}, {}, "SAME_LOWER"},
+  };
+  uint32_t seed = 300;
+  for (int opset : {17, 10}) {
+    for (const ConvTCase& c : cases) {
+      Shape ws{c.x[1], c.cout / c.group};
+      ws.insert(ws.end(), c.k.begin(), c.k.end());
+      HostTensor x = tensor_f32(c.x, seed++), w = tensor_f32(ws, seed++), b = tensor_f32({c.cout}, seed++);
+      Shape os;
+      auto want = conv_transpose_ref(c, x, w, b, opset, &os);
+      AttrMap a;
+      a.set("group", int_attr(c.group));
+      a.set("strides", ints_attr(c.s));
+      a.set("dilations", ints_attr(c.dil));
+      if (!c.pads.empty()) a.set("pads", ints_attr(c.pads));
+      if (!c.out_pad.empty()) a.set("output_padding", ints_attr(c.out_pad));
+      if (!c.out_shape.empty()) a.set("output_shape", ints_attr(c.out_shape));
+      if (c.auto_pad != "NOTSET") a.set("auto_pad", string_attr(c.auto_pad));
+      auto r = run_with("ConvTranspose", a, {&x, &w, &b}, {}, 1, opset);
+      INFO("opset " << opset << " x " << shape_str(c.x) << " " << c.auto_pad);
+      REQUIRE(r.ok());
+      check_close((*r)[0], os, want, 1e-5, 1e-5);
+    }
+  }
+}
+
+TEST_CASE("Conv: channel mismatch is a named error", "[ops][conv]") {
+  OpCall c{"Conv"};
+  c.attrs.set("group", int_attr(2));
+  c.inputs = {f32({1, 3, 4, 4}, std::vector<float>(48)), f32({2, 1, 3, 3}, std::vector<float>(18))};
+  auto r = run_op(c);
+  REQUIRE(!r.ok());
+  CHECK(r.status().message().find("group 2") != std::string::npos);
+}
+
+TEST_CASE("Conv/ConvTranspose: ONNX node tests", "[ops][conv][onnx]") {
+  run_node_cases({"test_conv"}, {"test_convinteger_with_padding",      // ConvInteger is another op
+                                 "test_convinteger_without_padding"});
+}
+
+}  // namespace
+}  // namespace gk::test

@@ -1,0 +1,152 @@
+// RoiAlign and NonMaxSuppression: hand-computed cases (RoiAlign on an affine image,
+// which bilinear sampling reproduces exactly, so a bin's average is the image at
+// the bin centre), out-of-range batch indices, NMS ordering / thresholds / limits,
+// then the ONNX node tests.
+#include "tests/ops/onnx_node_cases.h"
+
+using namespace gk;
+using namespace gk::test;
+
+namespace {
+
+Attribute attr_str(std::string s) {
+  Attribute a;
+  a.kind = Attribute::Kind::kString;
+  a.s = std::move(s);
+  return a;
+}
+
+// f(y, x) = 10y + x on a 4x4 image.
+std::vector<double> affine_image() {
+  std::vector<double> v;
+  for (int y = 0; y < 4; ++y)
+    for (int x = 0; x < 4; ++x) v.push_back(10 * y + x);
+  return v;
+}
+
+OpCall roi_align(DType t, std::vector<double> rois, std::vector<int64_t> batch, int opset = 16) {
+  const int64_t r = static_cast<int64_t>(batch.size());
+  OpCall c{"RoiAlign", "", opset, {}, {make_tensor(t, {1, 1, 4, 4}, affine_image()), make_tensor(t, {r, 4}, rois),
+                                        i64({r}, std::move(batch))}};
+  c.attrs.set("output_height", attr_int(2));
+  c.attrs.set("output_width", attr_int(2));
+  c.attrs.set("sampling_ratio", attr_int(2));
+  return c;
+}
+
+HostTensor scalar_f(float v) { return HostTensor::from_vector(DType::kF32, {1}, std::vector<float>{v}); }
+
+std::vector<int64_t> nms(const OpCall& c) {
+  auto r = run_op(c);
+  REQUIRE(r.ok());
+  REQUIRE(r->outputs[0].shape().size() == 2);
+  CHECK(r->outputs[0].shape()[1] == 3);
+  return values_of<int64_t>(r->outputs[0]);
+}
+
+}  // namespace
+
+TEST_CASE("RoiAlign avg: bins average the affine image at their centres", "[ops][detection]") {
+  for (DType t : {DType::kF32, DType::kF64, DType::kF16, DType::kBF16}) {
+    INFO(dtype_name(t));
+    // half_pixel: roi (0.5, 0.5)-(2.5, 2.5) shifts to (0, 0)-(2, 2); bins of 1 pixel,
+    // centres at 0.5 and 1.5.
+    auto r = run_op(roi_align(t, {0.5, 0.5, 2.5, 2.5}, {0}));
+    REQUIRE(r.ok());
+    CHECK(r->outputs[0].dtype() == t);
+    CHECK(r->outputs[0].shape() == Shape{1, 1, 2, 2});
+    const double tol = t == DType::kBF16 ? 0.1 : (t == DType::kF16 ? 0.02 : 1e-5);
+    const std::vector<double> want{5.5, 6.5, 15.5, 16.5};
+    const auto got = doubles_of(r->outputs[0]);
+    for (size_t i = 0; i < 4; ++i) CHECK(got[i] == Approx(want[i]).margin(tol));
+  }
+  // output_half_pixel (opset 10's only behaviour): no shift, spatial_scale 0.5 maps
+  // (1, 1)-(5, 5) to (0.5, 0.5)-(2.5, 2.5): centres at 1 and 2.
+  for (int opset : {10, 16}) {
+    OpCall c = roi_align(DType::kF32, {1, 1, 5, 5}, {0}, opset);
+    c.attrs.set("spatial_scale", attr_float(0.5f));
+    if (opset == 16) c.attrs.set("coordinate_transformation_mode", attr_str("output_half_pixel"));
+    auto r = run_op(c);
+    REQUIRE(r.ok());
+    CHECK(values_of<float>(r->outputs[0]) == std::vector<float>{11, 12, 21, 22});
+  }
+}
+
+TEST_CASE("RoiAlign max: largest weighted corner term per sample", "[ops][detection]") {
+  // One sample at (1.5, 1.5): corner terms 0.25 * {11, 12, 21, 22}; max 5.5.
+  OpCall c = roi_align(DType::kF32, {1, 1, 2, 2}, {0}, 16);
+  c.attrs.set("output_height", attr_int(1));
+  c.attrs.set("output_width", attr_int(1));
+  c.attrs.set("sampling_ratio", attr_int(1));
+  c.attrs.set("mode", attr_str("max"));
+  c.attrs.set("coordinate_transformation_mode", attr_str("output_half_pixel"));
+  auto r = run_op(c);
+  REQUIRE(r.ok());
+  CHECK(values_of<float>(r->outputs[0]) == std::vector<float>{5.5f});
+  c.attrs.set("mode", attr_str("avg"));
+  auto avg = run_op(c);
+  REQUIRE(avg.ok());
+  CHECK(values_of<float>(avg->outputs[0]) == std::vector<float>{16.5f});
+}
+
+TEST_CASE("RoiAlign: out-of-range batch index, bad shapes", "[ops][detection]") {
+  auto oob = run_op(roi_align(DType::kF32, {0.5, 0.5, 2.5, 2.5}, {1}));
+  REQUIRE(!oob.ok());
+  CHECK(oob.status().code() == StatusCode::kOutOfRange);
+  CHECK(run_op(roi_align(DType::kF32, {0.5, 0.5, 2.5, 2.5}, {-1})).status().code() == StatusCode::kOutOfRange);
+  OpCall bad{"RoiAlign", "", 16, {}, {f32({1, 1, 4, 4}, std::vector<float>(16)), f32({1, 3}, {0, 0, 1}), i64({1}, {0})}};
+  auto r = run_op(bad);
+  REQUIRE(!r.ok());
+  CHECK(r.status().message().find("rois must be [num_rois, 4]") != std::string::npos);
+  OpCall mode = roi_align(DType::kF32, {0, 0, 1, 1}, {0});
+  mode.attrs.set("mode", attr_str("median"));
+  CHECK(run_op(mode).status().code() == StatusCode::kInvalidModel);
+}
+
+TEST_CASE("NonMaxSuppression: order, thresholds, limits", "[ops][detection]") {
+  // Boxes as [y1, x1, y2, x2]: A and B overlap with IoU 0.9 / 1.1 = 0.818; C apart.
+  auto boxes = f32({1, 3, 4}, {0, 0, 1, 1, 0, 0.1f, 1, 1.1f, 0, 2, 1, 3});
+  auto scores = f32({1, 2, 3}, {0.9f, 0.8f, 0.7f,    // class 0
+                                0.1f, 0.6f, 0.6f});  // class 1: tie between B and C
+  OpCall c{"NonMaxSuppression", "", 11, {}, {boxes, scores, i64({1}, {3}), scalar_f(0.5f), std::nullopt}};
+  CHECK(nms(c) == std::vector<int64_t>{0, 0, 0, 0, 0, 2, 0, 1, 1, 0, 1, 2});
+  // The IoU is kept when not above the threshold.
+  c.inputs[3] = scalar_f(0.85f);
+  CHECK(nms(c) == std::vector<int64_t>{0, 0, 0, 0, 0, 1, 0, 0, 2, 0, 1, 1, 0, 1, 2, 0, 1, 0});
+  c.inputs[3] = scalar_f(0.5f);
+  c.inputs[2] = i64({1}, {1});
+  CHECK(nms(c) == std::vector<int64_t>{0, 0, 0, 0, 1, 1});
+  c.inputs[2] = i64({1}, {3});
+  c.inputs[4] = scalar_f(0.6f);  // strictly greater passes
+  CHECK(nms(c) == std::vector<int64_t>{0, 0, 0, 0, 0, 2});
+  // Values fetched from the device (not host-known) give the same result.
+  c.inputs_host_known = false;
+  CHECK(nms(c) == std::vector<int64_t>{0, 0, 0, 0, 0, 2});
+  // No max_output_boxes_per_class: nothing is selected.
+  OpCall none{"NonMaxSuppression", "", 10, {}, {boxes, scores}};
+  auto r = run_op(none);
+  REQUIRE(r.ok());
+  CHECK(r->outputs[0].shape() == Shape{0, 3});
+}
+
+TEST_CASE("NonMaxSuppression: center_point_box, batches, errors", "[ops][detection]") {
+  // [x_c, y_c, w, h]: box 1 is box 0 shifted by 0.5 (IoU 1/3); box 2 far away.
+  auto boxes = f32({2, 3, 4}, {0.5f, 0.5f, 1, 1, 1, 0.5f, 1, 1, 5, 5, 1, 1,  //
+                               0.5f, 0.5f, 1, 1, 1, 0.5f, 1, 1, 5, 5, 1, 1});
+  auto scores = f32({2, 1, 3}, {0.9f, 0.8f, 0.7f, 0.5f, 0.8f, 0.9f});
+  OpCall c{"NonMaxSuppression", "", 11, {}, {boxes, scores, i64({1}, {10}), scalar_f(0.3f)}};
+  c.attrs.set("center_point_box", attr_int(1));
+  CHECK(nms(c) == std::vector<int64_t>{0, 0, 0, 0, 0, 2, 1, 0, 2, 1, 0, 1});
+  c.inputs[3] = scalar_f(0.4f);  // 1/3 is not above 0.4: all kept
+  CHECK(nms(c) == std::vector<int64_t>{0, 0, 0, 0, 0, 1, 0, 0, 2, 1, 0, 2, 1, 0, 1, 1, 0, 0});
+  c.inputs[3] = scalar_f(1.5f);
+  auto bad = run_op(c);
+  REQUIRE(!bad.ok());
+  CHECK(bad.status().message().find("iou_threshold") != std::string::npos);
+  OpCall shape{"NonMaxSuppression", "", 11, {}, {boxes, f32({2, 1, 2}, {0, 0, 0, 0}), i64({1}, {1})}};
+  CHECK(run_op(shape).status().code() == StatusCode::kInvalidModel);
+}
+
+TEST_CASE("RoiAlign / NonMaxSuppression: ONNX node tests", "[ops][detection][onnx]") {
+  run_node_cases({"test_roialign", "test_nonmaxsuppression"}, {}, 1e-3, 1e-5);
+}

@@ -1,0 +1,249 @@
+// MatMul, Gemm, Einsum: hand-computed cases, random shapes against a double
+// reference (and, for f32 MatMul, against an ascending-k fmaf fold bit for bit),
+// fused epilogues, and the ONNX node tests.
+#include "tests/ops/nn_test_util.h"
+#include "tests/ops/onnx_node_cases.h"
+
+#include <cstring>
+
+namespace gk::test {
+namespace {
+
+using namespace nn;
+
+TEST_CASE("MatMul: 2x2 by hand", "[ops][matmul]") {
+  OpCall c{"MatMul"};
+  c.inputs = {f32({2, 2}, {1, 2, 3, 4}), f32({2, 2}, {5, 6, 7, 8})};
+  auto r = run_op(c);
+  REQUIRE(r.ok());
+  CHECK(values_of<float>(r->outputs[0]) == std::vector<float>{19, 22, 43, 50});
+}
+
+// Batched matmul reference in double, numpy semantics (1-D promotion, broadcast).
+std::vector<double> matmul_ref(const HostTensor& a, const HostTensor& b, Shape* out_shape) {
+  Shape as = a.shape(), bs = b.shape();
+  const bool av = as.size() == 1, bv = bs.size() == 1;
+  if (av) as.insert(as.begin(), 1);
+  if (bv) bs.push_back(1);
+  const int64_t M = as[as.size() - 2], K = as.back(), N = bs.back();
+  Shape ab(as.begin(), as.end() - 2), bb(bs.begin(), bs.end() - 2);
+  const size_t r = std::max(ab.size(), bb.size());
+  ab.insert(ab.begin(), r - ab.size(), 1);
+  bb.insert(bb.begin(), r - bb.size(), 1);
+  Shape ob(r);
+  for (size_t i = 0; i < r; ++i) ob[i] = std::max(ab[i], bb[i]);
+  *out_shape = ob;
+  if (!av) out_shape->push_back(M);
+  if (!bv) out_shape->push_back(N);
+  const int64_t batch = numel(ob);
+  std::vector<double> out(batch * M * N);
+  for (int64_t bi = 0; bi < batch; ++bi) {
+    int64_t rest = bi, ao = 0, bo = 0, astep = M * K, bstep = K * N;
+    for (size_t d = r; d-- > 0;) {
+      int64_t x = rest % ob[d];
+      rest /= ob[d];
+      ao += (ab[d] == 1 ? 0 : x) * astep;
+      bo += (bb[d] == 1 ? 0 : x) * bstep;
+      astep *= ab[d];
+      bstep *= bb[d];
+    }
+    for (int64_t m = 0; m < M; ++m)
+      for (int64_t n = 0; n < N; ++n) {
+        double s = 0;
+        for (int64_t k = 0; k < K; ++k) s += a.as_f64(ao + m * K + k) * b.as_f64(bo + k * N + n);
+        out[(bi * M + m) * N + n] = s;
+      }
+  }
+  return out;
+}
+
+TEST_CASE("MatMul: random shapes with broadcast and 1-D operands", "[ops][matmul]") {
+  const std::vector<std::pair<Shape, Shape>> cases = {
+      {{70, 150}, {150, 67}},         // partial tiles, two k slices
+      {{3, 1, 5, 9}, {4, 9, 6}},      // batch broadcast both ways
+      {{9}, {2, 9, 5}},               // 1-D A
+      {{2, 3, 9}, {9}},               // 1-D B
+      {{9}, {9}},                     // dot product
+      {{5, 130, 20}, {20, 33}},       // batch folded into M
+      {{1, 4, 3}, {2, 3, 0}},         // empty output
+      {{2, 4, 0}, {0, 3}},            // K = 0: zeros
+  };
+  uint32_t seed = 1;
+  for (const auto& [sa, sb] : cases) {
+    HostTensor a = tensor_f32(sa, seed++), b = tensor_f32(sb, seed++);
+    Shape os;
+    auto want = matmul_ref(a, b, &os);
+    OpCall c{"MatMul"};
+    c.inputs = {a, b};
+    auto r = run_op(c);
+    INFO(shape_str(sa) << " x " << shape_str(sb));
+    REQUIRE(r.ok());
+    check_close(r->outputs[0], os, want, 1e-5, 1e-5);
+  }
+}
+
+TEST_CASE("MatMul: f32 folds in ascending k with fmaf, bit for bit", "[ops][matmul]") {
+  const int64_t M = 67, K = 300, N = 90;
+  HostTensor a = tensor_f32({M, K}, 11), b = tensor_f32({K, N}, 12);
+  OpCall c{"MatMul"};
+  c.inputs = {a, b};
+  auto r = run_op(c);
+  REQUIRE(r.ok());
+  const float *pa = a.data<float>(), *pb = b.data<float>(), *py = r->outputs[0].data<float>();
+  int64_t mismatches = 0;
+  for (int64_t m = 0; m < M; ++m)
+    for (int64_t n = 0; n < N; ++n) {
+      float acc = 0;
+      for (int64_t k = 0; k < K; ++k) acc = std::fmaf(pa[m * K + k], pb[k * N + n], acc);
+      mismatches += std::memcmp(&acc, &py[m * N + n], 4) != 0;
+    }
+  CHECK(mismatches == 0);
+}
+
+TEST_CASE("MatMul: integer and half types", "[ops][matmul]") {
+  OpCall c{"MatMul"};
+  c.inputs = {HostTensor::from_vector<int64_t>(DType::kI64, {2, 3}, {1, -2, 3, 4, 5, -6}),
+              HostTensor::from_vector<int64_t>(DType::kI64, {3, 1}, {7, 8, 9})};
+  auto r = run_op(c);
+  REQUIRE(r.ok());
+  CHECK(values_of<int64_t>(r->outputs[0]) == std::vector<int64_t>{18, 14});
+  c.inputs = {HostTensor::from_vector<int32_t>(DType::kI32, {1, 2}, {3, 4}),
+              HostTensor::from_vector<int32_t>(DType::kI32, {2, 2}, {1, 2, 3, 4})};
+  r = run_op(c);
+  REQUIRE(r.ok());
+  CHECK(values_of<int32_t>(r->outputs[0]) == std::vector<int32_t>{15, 22});
+
+  for (DType t : {DType::kF16, DType::kBF16, DType::kF64}) {
+    std::vector<double> av(40 * 30), bv(30 * 20);
+    auto fa = random_floats(av.size(), 5), fb = random_floats(bv.size(), 6);
+    for (size_t i = 0; i < av.size(); ++i) av[i] = fa[i];
+    for (size_t i = 0; i < bv.size(); ++i) bv[i] = fb[i];
+    HostTensor a = make_tensor(t, {40, 30}, av), b = make_tensor(t, {30, 20}, bv);
+    Shape os;
+    auto want = matmul_ref(a, b, &os);
+    c.inputs = {a, b};
+    r = run_op(c);
+    INFO(dtype_name(t));
+    REQUIRE(r.ok());
+    REQUIRE(r->outputs[0].dtype() == t);
+    check_close(r->outputs[0], os, want, t == DType::kF64 ? 1e-12 : 2e-2, t == DType::kF64 ? 1e-12 : 2e-2);
+  }
+}
+
+TEST_CASE("MatMul: every fused epilogue kind", "[ops][matmul][epilogue]") {
+  HostTensor a = tensor_f32({13, 17}, 21), b = tensor_f32({17, 70}, 22);
+  Shape os;
+  auto base = matmul_ref(a, b, &os);
+  using K = Epilogue::Kind;
+  const std::vector<Epilogue> kinds = {{K::kRelu},        {K::kClip, -0.5f, 0.7f}, {K::kSigmoid},
+                                       {K::kSilu},        {K::kHardSigmoid, 0.2f, 0.5f}, {K::kHardSwish},
+                                       {K::kLeakyRelu, 0.1f}, {K::kTanh}};
+  for (const Epilogue& e : kinds) {
+    auto r = run_with("MatMul", {}, {&a, &b}, e);
+    INFO("epilogue kind " << static_cast<int>(e.kind));
+    REQUIRE(r.ok());
+    std::vector<double> want(base.size());
+    for (size_t i = 0; i < base.size(); ++i) want[i] = activation_ref(base[i], e);
+    check_close((*r)[0], os, want, 1e-5, 1e-5);
+  }
+}
+
+TEST_CASE("Gemm: transposes, alpha/beta, every C broadcast, no C", "[ops][gemm]") {
+  const int64_t M = 70, K = 33, N = 65;
+  struct Case {
+    bool ta, tb;
+    Shape c;  // {} = scalar, {-1} = absent
+  };
+  const std::vector<Case> cases = {{false, false, {M, N}}, {true, false, {N}}, {false, true, {M, 1}},
+                                   {true, true, {1, N}},   {false, false, {}}, {true, false, {-1}}};
+  uint32_t seed = 30;
+  for (const Case& cs : cases) {
+    HostTensor a = tensor_f32(cs.ta ? Shape{K, M} : Shape{M, K}, seed++);
+    HostTensor b = tensor_f32(cs.tb ? Shape{N, K} : Shape{K, N}, seed++);
+    const bool has_c = cs.c != Shape{-1};
+    HostTensor c = tensor_f32(has_c ? cs.c : Shape{}, seed++);
+    OpCall call{"Gemm"};
+    call.opset = 13;
+    call.attrs.set("transA", int_attr(cs.ta));
+    call.attrs.set("transB", int_attr(cs.tb));
+    call.attrs.set("alpha", float_attr(0.5f));
+    call.attrs.set("beta", float_attr(2.0f));
+    call.inputs = {a, b};
+    if (has_c) call.inputs.push_back(c);
+    auto r = run_op(call);
+    INFO("transA " << cs.ta << " transB " << cs.tb << " C " << shape_str(cs.c));
+    REQUIRE(r.ok());
+    std::vector<double> want(M * N);
+    for (int64_t m = 0; m < M; ++m)
+      for (int64_t n = 0; n < N; ++n) {
+        double s = 0;
+        for (int64_t k = 0; k < K; ++k)
+          s += a.as_f64(cs.ta ? k * M + m : m * K + k) * b.as_f64(cs.tb ? n * K + k : k * N + n);
+        double cv = 0;
+        if (has_c) {
+          const int64_t rows = cs.c.size() == 2 ? cs.c[0] : 1, cols = cs.c.empty() ? 1 : cs.c.back();
+          cv = c.as_f64((rows == 1 ? 0 : m) * cols + (cols == 1 ? 0 : n));
+        }
+        want[m * N + n] = 0.5 * s + 2.0 * cv;
+      }
+    check_close(r->outputs[0], {M, N}, want, 1e-5, 1e-5);
+  }
+}
+
+TEST_CASE("Gemm: bad shapes are named errors", "[ops][gemm]") {
+  OpCall call{"Gemm"};
+  call.inputs = {f32({2, 3}, std::vector<float>(6)), f32({4, 2}, std::vector<float>(8))};
+  auto r = run_op(call);
+  REQUIRE(!r.ok());
+  CHECK(r.status().message().find("inner dims") != std::string::npos);
+  call.inputs = {f32({2, 3}, std::vector<float>(6)), f32({3, 2}, std::vector<float>(6)),
+                 f32({3, 2}, std::vector<float>(6))};
+  r = run_op(call);
+  REQUIRE(!r.ok());
+  CHECK(r.status().message().find("broadcast") != std::string::npos);
+}
+
+TEST_CASE("Einsum: transpose, diagonal, sums, ellipsis, implicit output, three operands", "[ops][einsum]") {
+  auto einsum = [](const std::string& eq, std::vector<HostTensor> ins) {
+    OpCall c{"Einsum"};
+    c.opset = 12;
+    c.attrs.set("equation", string_attr(eq));
+    for (auto& t : ins) c.inputs.push_back(std::move(t));
+    auto r = run_op(c);
+    INFO(eq);
+    REQUIRE(r.ok());
+    return r->outputs[0];
+  };
+  HostTensor m = f32({2, 3}, {1, 2, 3, 4, 5, 6});
+  HostTensor sq = f32({3, 3}, {1, 2, 3, 4, 5, 6, 7, 8, 9});
+  auto t = einsum("ij->ji", {m});
+  CHECK(t.shape() == Shape{3, 2});
+  CHECK(values_of<float>(t) == std::vector<float>{1, 4, 2, 5, 3, 6});
+  CHECK(values_of<float>(einsum("ii->i", {sq})) == std::vector<float>{1, 5, 9});
+  CHECK(values_of<float>(einsum("ii", {sq})) == std::vector<float>{15});  // implicit: trace
+  CHECK(values_of<float>(einsum("ij->", {m})) == std::vector<float>{21});
+  CHECK(values_of<float>(einsum("ij->i", {m})) == std::vector<float>{6, 15});
+  // Implicit output keeps labels seen once, alphabetically: "ba" -> "ab" (a transpose).
+  CHECK(values_of<float>(einsum("ba", {m})) == std::vector<float>{1, 4, 2, 5, 3, 6});
+  auto mm = einsum("ij,jk", {m, sq});
+  CHECK(values_of<float>(mm) == std::vector<float>{30, 36, 42, 66, 81, 96});
+  auto ell = einsum("...j,jk->...k", {m, sq});
+  CHECK(values_of<float>(ell) == values_of<float>(mm));
+  // Three operands: (m . sq) . v, with the middle label reduced at the first step.
+  HostTensor v = f32({3}, {1, 0, -1});
+  CHECK(values_of<float>(einsum("ij,jk,k->i", {m, sq, v})) == std::vector<float>{-12, -30});
+  // Batch diagonal with ellipsis broadcast.
+  HostTensor bsq = f32({2, 2, 2}, {1, 2, 3, 4, 5, 6, 7, 8});
+  CHECK(values_of<float>(einsum("...ii->...i", {bsq})) == std::vector<float>{1, 4, 5, 8});
+  // Outer product.
+  CHECK(values_of<float>(einsum("i,j->ij", {f32({2}, {1, 2}), f32({2}, {3, 4})})) ==
+        std::vector<float>{3, 4, 6, 8});
+}
+
+TEST_CASE("MatMul/Gemm/Einsum: ONNX node tests", "[ops][matmul][onnx]") {
+  run_node_cases({"test_matmul", "test_gemm", "test_einsum"},
+                 {"test_matmulinteger"});  // MatMulInteger is another op
+}
+
+}  // namespace
+}  // namespace gk::test

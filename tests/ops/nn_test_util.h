@@ -1,0 +1,116 @@
+// Shared by the matmul, conv and pool tests: seeded random tensors, running one op
+// with a fused epilogue (evaluate_op with an explicit NodeView), closeness checks,
+// and the double-precision activation reference.
+#pragma once
+
+#include "ops/op_eval.h"
+#include "tests/ops/op_harness.h"
+
+#include <catch2/catch.hpp>
+
+#include <cmath>
+#include <random>
+#include <string>
+#include <vector>
+
+namespace gk::test::nn {
+
+inline std::vector<float> random_floats(size_t n, uint32_t seed, float lo = -1, float hi = 1) {
+  std::mt19937 rng(seed);
+  std::uniform_real_distribution<float> d(lo, hi);
+  std::vector<float> v(n);
+  for (auto& x : v) x = d(rng);
+  return v;
+}
+
+inline HostTensor tensor_f32(const Shape& shape, uint32_t seed) {
+  return f32(shape, random_floats(static_cast<size_t>(numel(shape)), seed));
+}
+
+inline Attribute ints_attr(std::vector<int64_t> v) {
+  Attribute a;
+  a.kind = Attribute::Kind::kInts;
+  a.ints = std::move(v);
+  return a;
+}
+inline Attribute int_attr(int64_t v) {
+  Attribute a;
+  a.kind = Attribute::Kind::kInt;
+  a.i = v;
+  return a;
+}
+inline Attribute float_attr(float v) {
+  Attribute a;
+  a.kind = Attribute::Kind::kFloat;
+  a.f = v;
+  return a;
+}
+inline Attribute string_attr(std::string v) {
+  Attribute a;
+  a.kind = Attribute::Kind::kString;
+  a.s = std::move(v);
+  return a;
+}
+
+// Runs op_type at `opset` on `inputs` (nullptr = absent) with an epilogue.
+inline Result<std::vector<HostTensor>> run_with(const std::string& op_type, const AttrMap& attrs,
+                                                std::vector<const HostTensor*> inputs, Epilogue epilogue = {},
+                                                int num_outputs = 1, int opset = 17) {
+  const OpSchema* schema = find_op("", op_type, opset);
+  if (!schema) return unimplemented("no {} at opset {}", op_type, opset);
+  NodeView node;
+  node.name = op_type + "_test";
+  node.op_type = op_type;
+  node.opset = opset;
+  for (const HostTensor* in : inputs) node.input_present.push_back(in != nullptr);
+  node.num_outputs = num_outputs;
+  node.output_present.assign(num_outputs, true);
+  node.epilogue = epilogue;
+  ParsedAttrs parsed;
+  if (schema->impl->parse) {
+    GK_TRY(parsed, schema->impl->parse(attrs, node));
+  }
+  GK_TRY(OpEvalResult r, evaluate_op(cpu_kit(), *schema, node, parsed, inputs));
+  return std::move(r.outputs);
+}
+
+// Odometer over a multi-index `idx` < `dims`; false after the last.
+inline bool next_index(std::vector<int64_t>& idx, const std::vector<int64_t>& dims) {
+  for (size_t d = idx.size(); d-- > 0;) {
+    if (++idx[d] < dims[d]) return true;
+    idx[d] = 0;
+  }
+  return false;
+}
+
+inline double activation_ref(double x, const Epilogue& e) {
+  switch (e.kind) {
+    case Epilogue::Kind::kNone: return x;
+    case Epilogue::Kind::kRelu: return x < 0 ? 0 : x;
+    case Epilogue::Kind::kClip: return std::min<double>(std::max<double>(x, e.alpha), e.beta);
+    case Epilogue::Kind::kSigmoid: return 1 / (1 + std::exp(-x));
+    case Epilogue::Kind::kSilu: return x / (1 + std::exp(-x));
+    case Epilogue::Kind::kHardSigmoid: return std::clamp(e.alpha * x + e.beta, 0.0, 1.0);
+    case Epilogue::Kind::kHardSwish: return x * std::clamp(x / 6 + 0.5, 0.0, 1.0);
+    case Epilogue::Kind::kLeakyRelu: return x < 0 ? e.alpha * x : x;
+    case Epilogue::Kind::kTanh: return std::tanh(x);
+  }
+  return x;
+}
+
+// Every element within atol + rtol * |want|; reports the first miss.
+inline void check_close(const HostTensor& got, const Shape& shape, const std::vector<double>& want, double rtol,
+                        double atol) {
+  REQUIRE(got.shape() == shape);
+  REQUIRE(static_cast<size_t>(got.numel()) == want.size());
+  for (int64_t i = 0; i < got.numel(); ++i) {
+    const double g = got.as_f64(i), w = want[i];
+    if (!(std::fabs(g - w) <= atol + rtol * std::fabs(w))) {
+      INFO("element " << i << " of " << shape_str(shape) << ": got " << g << ", want " << w);
+      CHECK(false);
+      return;
+    }
+  }
+}
+
+}  // namespace gk::test::nn

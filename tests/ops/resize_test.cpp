@@ -1,0 +1,238 @@
+// Resize and Upsample: hand-computed cases for every coordinate transform family,
+// nearest rounding, tf_crop_and_resize extrapolation, the legacy (Upsample /
+// Resize-10) rules, N-D separable passes on an affine field (which linear
+// interpolation reproduces exactly), dtypes, errors; then the ONNX node tests.
+#include "tests/ops/onnx_node_cases.h"
+
+using namespace gk;
+using namespace gk::test;
+
+namespace {
+
+Attribute attr_str(std::string s) {
+  Attribute a;
+  a.kind = Attribute::Kind::kString;
+  a.s = std::move(s);
+  return a;
+}
+Attribute attr_floats(std::vector<float> v) {
+  Attribute a;
+  a.kind = Attribute::Kind::kFloats;
+  a.floats = std::move(v);
+  return a;
+}
+HostTensor scales_of(std::vector<float> v) {
+  return HostTensor::from_vector(DType::kF32, {static_cast<int64_t>(v.size())}, v);
+}
+
+// Resize-19 with (X, roi, scales, sizes); nullopt = absent.
+OpCall resize(HostTensor x, std::optional<HostTensor> roi, std::optional<HostTensor> scales,
+              std::optional<HostTensor> sizes, int opset = 19) {
+  OpCall c{"Resize", "", opset, {}, {std::move(x), std::move(roi), std::move(scales), std::move(sizes)}};
+  return c;
+}
+
+std::vector<double> run_values(const OpCall& c, Shape want_shape) {
+  auto r = run_op(c);
+  REQUIRE(r.ok());
+  CHECK(r->outputs[0].shape() == want_shape);
+  return doubles_of(r->outputs[0]);
+}
+
+void check_close(const std::vector<double>& got, const std::vector<double>& want, double tol = 1e-5) {
+  REQUIRE(got.size() == want.size());
+  for (size_t i = 0; i < got.size(); ++i) {
+    INFO("element " << i);
+    CHECK(got[i] == Approx(want[i]).margin(tol));
+  }
+}
+
+}  // namespace
+
+TEST_CASE("Resize nearest: rounding modes and coordinate transforms", "[ops][resize]") {
+  auto x = f32({1, 1, 2, 2}, {1, 2, 3, 4});
+  // half_pixel, round_prefer_floor: x_orig = (x + 0.5) / 2 - 0.5 = -0.25, 0.25, 0.75, 1.25.
+  check_close(run_values(resize(x, std::nullopt, scales_of({1, 1, 2, 2}), std::nullopt), {1, 1, 4, 4}),
+              {1, 1, 2, 2, 1, 1, 2, 2, 3, 3, 4, 4, 3, 3, 4, 4});
+
+  // 1-D [0..4] to 10 with asymmetric: x_orig = x / 2 = 0, 0.5, 1, ... ties at .5.
+  auto line = f32({5}, {0, 10, 20, 30, 40});
+  auto sizes = i64({1}, {10});
+  OpCall c = resize(line, std::nullopt, std::nullopt, sizes);
+  c.attrs.set("coordinate_transformation_mode", attr_str("asymmetric"));
+  check_close(run_values(c, {10}), {0, 0, 10, 10, 20, 20, 30, 30, 40, 40});  // round_prefer_floor
+  c.attrs.set("nearest_mode", attr_str("round_prefer_ceil"));
+  check_close(run_values(c, {10}), {0, 10, 10, 20, 20, 30, 30, 40, 40, 40});  // 4.5 → 5, clamped to 4
+  c.attrs.set("nearest_mode", attr_str("ceil"));
+  check_close(run_values(c, {10}), {0, 10, 10, 20, 20, 30, 30, 40, 40, 40});
+  c.attrs.set("nearest_mode", attr_str("floor"));
+  check_close(run_values(c, {10}), {0, 0, 10, 10, 20, 20, 30, 30, 40, 40});
+
+  // align_corners 5 → 3: x_orig = x * 4 / 2 = 0, 2, 4.
+  OpCall ac = resize(line, std::nullopt, std::nullopt, i64({1}, {3}));
+  ac.attrs.set("coordinate_transformation_mode", attr_str("align_corners"));
+  check_close(run_values(ac, {3}), {0, 20, 40});
+
+  // Integer and bool types gather exactly.
+  auto xi = HostTensor::from_vector(DType::kI64, {2, 2}, std::vector<int64_t>{-5, 7, 1LL << 40, 3});
+  auto ri = run_op(resize(xi, std::nullopt, scales_of({1, 2}), std::nullopt));
+  REQUIRE(ri.ok());
+  CHECK(values_of<int64_t>(ri->outputs[0]) == std::vector<int64_t>{-5, -5, 7, 7, 1LL << 40, 1LL << 40, 3, 3});
+  auto xb = HostTensor::from_vector(DType::kBool, {2}, std::vector<uint8_t>{1, 0});
+  auto rb = run_op(resize(xb, std::nullopt, scales_of({2}), std::nullopt));
+  REQUIRE(rb.ok());
+  CHECK(values_of<uint8_t>(rb->outputs[0]) == std::vector<uint8_t>{1, 1, 0, 0});
+}
+
+TEST_CASE("Resize linear and cubic: 1-D values", "[ops][resize]") {
+  auto line = f32({1, 4}, {1, 2, 3, 4});
+  // half_pixel at scale 0.5: x_orig = 0.5, 2.5.
+  OpCall c = resize(line, std::nullopt, scales_of({1, 0.5f}), std::nullopt);
+  c.attrs.set("mode", attr_str("linear"));
+  check_close(run_values(c, {1, 2}), {1.5, 3.5});
+  // align_corners to 7: x_orig = x * 3 / 6 = 0, .5, 1, ...
+  OpCall ac = resize(line, std::nullopt, std::nullopt, i64({2}, {1, 7}));
+  ac.attrs.set("mode", attr_str("linear"));
+  ac.attrs.set("coordinate_transformation_mode", attr_str("align_corners"));
+  check_close(run_values(ac, {1, 7}), {1, 1.5, 2, 2.5, 3, 3.5, 4});
+
+  // Cubic, a = -0.75, half_pixel, scale 2. The first value by hand: x_orig = -0.25,
+  // taps -2..1 read [1, 1, 1, 4] (edge clamp) with weights (-0.03515625, 0.26171875,
+  // 0.87890625, -0.10546875) → 0.68359375.
+  OpCall cu = resize(f32({4}, {1, 4, 2, 8}), std::nullopt, scales_of({2}), std::nullopt);
+  cu.attrs.set("mode", attr_str("cubic"));
+  check_close(run_values(cu, {8}),
+              {0.68359375, 1.75, 3.53125, 3.65234375, 1.92578125, 3.1484375, 6.5703125, 8.6328125});
+  // a = -0.5 with exclude_outside: weights of taps outside [0, 4) drop out and the
+  // rest are renormalised (values from the reference formula).
+  cu.attrs.set("cubic_coeff_a", attr_float(-0.5f));
+  cu.attrs.set("exclude_outside", attr_int(1));
+  check_close(run_values(cu, {8}), {0.7352941176470587, 1.6131386861313868, 3.4732824427480913, 3.6640625, 2.0546875,
+                                    3.1908396946564883, 6.817518248175182, 8.529411764705882});
+}
+
+TEST_CASE("Resize tf_crop_and_resize: roi and extrapolation", "[ops][resize]") {
+  // x_orig = x * (1.5 - 0.5) * 3 / 2 + 0.5 * 3 = 1.5, 3, 4.5 (outside → extrapolation).
+  OpCall c = resize(f32({4}, {0, 10, 20, 30}), f32({2}, {0.5f, 1.5f}), std::nullopt, i64({1}, {3}));
+  c.attrs.set("mode", attr_str("linear"));
+  c.attrs.set("coordinate_transformation_mode", attr_str("tf_crop_and_resize"));
+  c.attrs.set("extrapolation_value", attr_float(-1));
+  check_close(run_values(c, {3}), {15, 30, -1});
+  c.attrs.set("mode", attr_str("nearest"));
+  check_close(run_values(c, {3}), {10, 30, -1});  // 1.5 rounds down (round_prefer_floor)
+  // With axes, roi covers only the listed axes; the row axis out of range marks the
+  // whole row.
+  OpCall a = resize(f32({2, 2}, {1, 2, 3, 4}), f32({2}, {0.0f, 2.0f}), std::nullopt, i64({1}, {2}));
+  a.attrs.set("mode", attr_str("linear"));
+  a.attrs.set("coordinate_transformation_mode", attr_str("tf_crop_and_resize"));
+  a.attrs.set("axes", attr_ints({0}));
+  a.attrs.set("extrapolation_value", attr_float(9));
+  check_close(run_values(a, {2, 2}), {1, 2, 9, 9});
+}
+
+TEST_CASE("Resize linear N-D: separable passes reproduce an affine field", "[ops][resize]") {
+  // f(a, b, c, d) = 1000a + 100b + 10c + d on [2, 3, 4, 5]; resize b, c, d with
+  // align_corners (x_orig = x * (in - 1) / (out - 1)), a untouched.
+  const Shape in{2, 3, 4, 5}, out{2, 5, 3, 9};
+  std::vector<double> xv;
+  for (int a = 0; a < 2; ++a)
+    for (int b = 0; b < 3; ++b)
+      for (int c = 0; c < 4; ++c)
+        for (int d = 0; d < 5; ++d) xv.push_back(1000 * a + 100 * b + 10 * c + d);
+  std::vector<double> want;
+  for (int a = 0; a < 2; ++a)
+    for (int b = 0; b < 5; ++b)
+      for (int c = 0; c < 3; ++c)
+        for (int d = 0; d < 9; ++d) want.push_back(1000 * a + 100 * (b * 2.0 / 4) + 10 * (c * 3.0 / 2) + d * 4.0 / 8);
+  for (DType t : {DType::kF32, DType::kF64, DType::kF16}) {
+    INFO(dtype_name(t));
+    OpCall c = resize(make_tensor(t, in, xv), std::nullopt, std::nullopt, i64({4}, out));
+    c.attrs.set("mode", attr_str("linear"));
+    c.attrs.set("coordinate_transformation_mode", attr_str("align_corners"));
+    auto r = run_op(c);
+    REQUIRE(r.ok());
+    CHECK(r->outputs[0].dtype() == t);
+    CHECK(r->outputs[0].shape() == out);
+    // f16 holds 11 bits: values up to 1234 round within 0.5.
+    check_close(doubles_of(r->outputs[0]), want, t == DType::kF16 ? 0.6 : 1e-3);
+  }
+  // uint8 rounds to nearest: [0, 255] at x_orig 0.5 → 127.5 → 128.
+  auto u8 = HostTensor::from_vector(DType::kU8, {2}, std::vector<uint8_t>{0, 255});
+  OpCall cu = resize(u8, std::nullopt, std::nullopt, i64({1}, {3}));
+  cu.attrs.set("mode", attr_str("linear"));
+  cu.attrs.set("coordinate_transformation_mode", attr_str("align_corners"));
+  auto ru = run_op(cu);
+  REQUIRE(ru.ok());
+  CHECK(values_of<uint8_t>(ru->outputs[0]) == std::vector<uint8_t>{0, 128, 255});
+}
+
+TEST_CASE("Resize sizes with keep_aspect_ratio_policy and axes", "[ops][resize]") {
+  auto x = f32({1, 1, 2, 4}, {1, 2, 3, 4, 5, 6, 7, 8});
+  OpCall c = resize(x, std::nullopt, std::nullopt, i64({2}, {1, 3}));
+  c.attrs.set("axes", attr_ints({2, 3}));
+  c.attrs.set("keep_aspect_ratio_policy", attr_str("not_larger"));
+  // scale = min(1/2, 3/4) = 0.5 → out [1, 2].
+  auto r = run_op(c);
+  REQUIRE(r.ok());
+  CHECK(r->outputs[0].shape() == Shape{1, 1, 1, 2});
+  c.attrs.set("keep_aspect_ratio_policy", attr_str("not_smaller"));
+  // scale = 0.75 → out [round(1.5), 3] = [2, 3].
+  auto r2 = run_op(c);
+  REQUIRE(r2.ok());
+  CHECK(r2->outputs[0].shape() == Shape{1, 1, 2, 3});
+}
+
+TEST_CASE("Upsample and Resize-10: asymmetric, floor up / ceil down", "[ops][resize]") {
+  auto x = f32({1, 1, 2, 2}, {1, 2, 3, 4});
+  OpCall up7{"Upsample", "", 7, {}, {x}};
+  up7.attrs.set("scales", attr_floats({1, 1, 2, 2}));
+  up7.attrs.set("mode", attr_str("linear"));
+  check_close(run_values(up7, {1, 1, 4, 4}), {1, 1.5, 2, 2, 2, 2.5, 3, 3, 3, 3.5, 4, 4, 3, 3.5, 4, 4});
+
+  OpCall up9{"Upsample", "", 9, {}, {x, scales_of({1, 1, 2, 3})}};
+  check_close(run_values(up9, {1, 1, 4, 6}),
+              {1, 1, 1, 2, 2, 2, 1, 1, 1, 2, 2, 2, 3, 3, 3, 4, 4, 4, 3, 3, 3, 4, 4, 4});
+
+  // Resize-10 downsampling 4 → 2 at scale 0.6: x_orig = 1 / 0.6 = 1.67 → ceil 2.
+  OpCall r10{"Resize", "", 10, {}, {f32({1, 1, 2, 4}, {1, 2, 3, 4, 5, 6, 7, 8}), scales_of({1, 1, 0.6f, 0.6f})}};
+  check_close(run_values(r10, {1, 1, 1, 2}), {1, 3});
+  // Upsampling 3 → 7 at 2.5: x_orig = x / 2.5 → floor: 0,0,0,1,1,2,2.
+  OpCall r10u{"Resize", "", 10, {}, {f32({3}, {5, 6, 7}), scales_of({2.5f})}};
+  check_close(run_values(r10u, {7}), {5, 5, 5, 6, 6, 7, 7});
+}
+
+TEST_CASE("Resize: identity copy, empty output, errors", "[ops][resize]") {
+  auto x = f32({2, 3}, {1, 2, 3, 4, 5, 6});
+  check_close(run_values(resize(x, std::nullopt, scales_of({1, 1}), std::nullopt), {2, 3}), {1, 2, 3, 4, 5, 6});
+  auto e = run_op(resize(x, std::nullopt, scales_of({1, 0.1f}), std::nullopt));
+  REQUIRE(e.ok());
+  CHECK(e->outputs[0].shape() == Shape{2, 0});
+
+  auto both = run_op(resize(x, std::nullopt, scales_of({1, 2}), i64({2}, {2, 6})));
+  REQUIRE(!both.ok());
+  CHECK(both.status().code() == StatusCode::kInvalidModel);
+  auto count = run_op(resize(x, std::nullopt, scales_of({2}), std::nullopt));
+  REQUIRE(!count.ok());
+  CHECK(count.status().message().find("scales has 1 values") != std::string::npos);
+  auto neither = run_op(resize(x, std::nullopt, std::nullopt, std::nullopt));
+  CHECK(!neither.ok());
+  auto negative = run_op(resize(x, std::nullopt, scales_of({1, -2}), std::nullopt));
+  CHECK(negative.status().code() == StatusCode::kInvalidModel);
+  OpCall bad = resize(x, std::nullopt, scales_of({1, 2}), std::nullopt);
+  bad.attrs.set("mode", attr_str("bicubic"));
+  auto rb = run_op(bad);
+  REQUIRE(!rb.ok());
+  CHECK(rb.status().message().find("bicubic") != std::string::npos);
+  OpCall crop = resize(x, std::nullopt, scales_of({1, 2}), std::nullopt);
+  crop.attrs.set("coordinate_transformation_mode", attr_str("tf_crop_and_resize"));
+  CHECK(!run_op(crop).ok());  // tf_crop_and_resize without roi
+  // int64 has no linear kernel: a named Unimplemented error.
+  OpCall lin = resize(HostTensor::from_vector(DType::kI64, {2}, std::vector<int64_t>{1, 2}), std::nullopt,
+                      scales_of({2}), std::nullopt);
+  lin.attrs.set("mode", attr_str("linear"));
+  CHECK(run_op(lin).status().code() == StatusCode::kUnimplemented);
+}
+
+TEST_CASE("Resize / Upsample: ONNX node tests", "[ops][resize][onnx]") {
+  run_node_cases({"test_resize", "test_upsample"}, {}, 1e-3, 1e-5);
+}

@@ -1,0 +1,122 @@
+// Softmax, LogSoftmax, Hardmax: hand-computed cases, a reference over both axis
+// semantics (pre-13 coerce-to-2-D, 13+ single axis), and the ONNX node tests.
+#include "tests/ops/onnx_node_cases.h"
+
+#include <cmath>
+
+namespace gk::test {
+namespace {
+
+OpCall sm_call(const std::string& op, int opset, HostTensor x, std::optional<int64_t> axis) {
+  OpCall c;
+  c.op_type = op;
+  c.opset = opset;
+  c.inputs.emplace_back(std::move(x));
+  if (axis) c.attrs.set("axis", attr_int(*axis));
+  return c;
+}
+
+// Reference on rows given as (row start, element stride, count) triples.
+std::vector<double> reference(const std::string& op, const std::vector<double>& x, int64_t outer, int64_t len,
+                              int64_t inner) {
+  std::vector<double> y(x.size());
+  for (int64_t o = 0; o < outer; ++o)
+    for (int64_t j = 0; j < inner; ++j) {
+      auto at = [&](int64_t r) { return o * len * inner + r * inner + j; };
+      double m = -INFINITY;
+      int64_t arg = 0;
+      for (int64_t r = 0; r < len; ++r)
+        if (x[at(r)] > m) m = x[at(r)], arg = r;
+      double s = 0;
+      for (int64_t r = 0; r < len; ++r) s += std::exp(x[at(r)] - m);
+      for (int64_t r = 0; r < len; ++r) {
+        if (op == "Softmax") y[at(r)] = std::exp(x[at(r)] - m) / s;
+        else if (op == "LogSoftmax") y[at(r)] = x[at(r)] - m - std::log(s);
+        else y[at(r)] = r == arg ? 1 : 0;
+      }
+    }
+  return y;
+}
+
+std::vector<double> wave(int64_t n) {
+  std::vector<double> v(n);
+  for (int64_t i = 0; i < n; ++i) v[i] = static_cast<float>(std::sin(0.37 * i) * 3.0 + (i % 7) * 0.25);
+  return v;
+}
+
+void check_close(const std::vector<double>& got, const std::vector<double>& want) {
+  REQUIRE(got.size() == want.size());
+  for (size_t i = 0; i < got.size(); ++i) {
+    INFO("element " << i);
+    CHECK(got[i] == Approx(want[i]).epsilon(1e-5).margin(1e-6));
+  }
+}
+
+TEST_CASE("softmax family matches a reference for both axis semantics", "[softmax]") {
+  const Shape shape{2, 3, 4};
+  const auto x = wave(numel(shape));
+  HostTensor t = make_tensor(DType::kF32, shape, x);
+  for (const char* op : {"Softmax", "LogSoftmax", "Hardmax"}) {
+    INFO(op);
+    // Opset 13, axis 1: rows of 3 strided by 4.
+    auto r = run_op(sm_call(op, 13, t, 1));
+    REQUIRE(r.ok());
+    check_close(doubles_of(r->outputs[0]), reference(op, x, 2, 3, 4));
+    // Default axis -1.
+    r = run_op(sm_call(op, 13, t, std::nullopt));
+    REQUIRE(r.ok());
+    check_close(doubles_of(r->outputs[0]), reference(op, x, 6, 4, 1));
+    // Opset 11, axis 1: coerced to [2, 12].
+    r = run_op(sm_call(op, 11, t, 1));
+    REQUIRE(r.ok());
+    check_close(doubles_of(r->outputs[0]), reference(op, x, 2, 12, 1));
+    // Opset 11 default axis is 1, not -1.
+    r = run_op(sm_call(op, 11, t, std::nullopt));
+    REQUIRE(r.ok());
+    check_close(doubles_of(r->outputs[0]), reference(op, x, 2, 12, 1));
+    // Long rows (the block kernel on CUDA).
+    const auto long_x = wave(3 * 1000);
+    r = run_op(sm_call(op, 13, make_tensor(DType::kF32, {3, 1000}, long_x), -1));
+    REQUIRE(r.ok());
+    check_close(doubles_of(r->outputs[0]), reference(op, long_x, 3, 1000, 1));
+  }
+}
+
+TEST_CASE("softmax hand-computed values and stability", "[softmax]") {
+  auto r = run_op(sm_call("Softmax", 13, f32({3}, {1, 2, 3}), std::nullopt));
+  REQUIRE(r.ok());
+  const double s = std::exp(1.0) + std::exp(2.0) + std::exp(3.0);
+  check_close(doubles_of(r->outputs[0]), {std::exp(1.0) / s, std::exp(2.0) / s, std::exp(3.0) / s});
+  // LogSoftmax is finite where softmax underflows: exp(-1000) is 0 in float.
+  r = run_op(sm_call("LogSoftmax", 13, f32({2}, {1000, 0}), std::nullopt));
+  REQUIRE(r.ok());
+  CHECK(values_of<float>(r->outputs[0])[0] == Approx(0.0).margin(1e-6));
+  CHECK(values_of<float>(r->outputs[0])[1] == Approx(-1000.0));
+  // Hardmax: the first of tied maxima.
+  r = run_op(sm_call("Hardmax", 13, f32({2, 3}, {1, 3, 3, 2, 2, 2}), std::nullopt));
+  REQUIRE(r.ok());
+  CHECK(values_of<float>(r->outputs[0]) == std::vector<float>{0, 1, 0, 1, 0, 0});
+}
+
+TEST_CASE("softmax f16/bf16 compute in f32", "[softmax]") {
+  const auto x = wave(2 * 50);
+  for (DType t : {DType::kF16, DType::kBF16, DType::kF64}) {
+    HostTensor in = make_tensor(t, {2, 50}, x);
+    auto r = run_op(sm_call("Softmax", 13, in, -1));
+    REQUIRE(r.ok());
+    CHECK(r->outputs[0].dtype() == t);
+    const auto want = reference("Softmax", doubles_of(in), 2, 50, 1);
+    const auto got = doubles_of(r->outputs[0]);
+    for (size_t i = 0; i < got.size(); ++i) CHECK(got[i] == Approx(want[i]).epsilon(1e-2).margin(1e-4));
+  }
+  auto r = run_op(sm_call("Softmax", 13, make_tensor(DType::kI32, {2}, {1, 2}), -1));
+  REQUIRE(!r.ok());
+  CHECK(r.status().code() == StatusCode::kUnimplemented);
+}
+
+TEST_CASE("softmax family ONNX node tests", "[softmax][onnx]") {
+  run_node_cases({"test_softmax", "test_logsoftmax", "test_hardmax"});
+}
+
+}  // namespace
+}  // namespace gk::test
