@@ -9,7 +9,6 @@ APT_PACKAGES=(
   build-essential cmake ninja-build pkg-config
   libprotobuf-dev protobuf-compiler libonnx-dev
   libcli11-dev libspdlog-dev libfmt-dev catch2 libstb-dev
-  nodejs npm
   python3-torch python3-torchvision python3-onnx python3-numpy
   imagemagick fonts-dejavu-core
 )
@@ -18,6 +17,10 @@ missing=()
 for p in "${APT_PACKAGES[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
 done
+# Node.js may come from elsewhere (nodesource ships npm inside nodejs): only ask
+# Debian for it when the commands are missing.
+command -v node >/dev/null 2>&1 || missing+=(nodejs)
+command -v npm >/dev/null 2>&1 || missing+=(npm)
 if ((${#missing[@]})); then
   echo "setup: installing ${missing[*]}"
   SUDO=""
