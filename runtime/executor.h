@@ -63,8 +63,9 @@ struct Plan {
 
 class Executor {
  public:
-  Executor(const Model& model, Kit kit, Kit host_kit, bool cuda_graphs)
-      : model_(model), kit_(std::move(kit)), host_kit_(std::move(host_kit)), cuda_graphs_(cuda_graphs) {}
+  Executor(const Model& model, Kit kit, Kit host_kit, bool cuda_graphs, std::string profile_prefix = {})
+      : model_(model), kit_(std::move(kit)), host_kit_(std::move(host_kit)), cuda_graphs_(cuda_graphs),
+        profile_prefix_(std::move(profile_prefix)) {}
 
   Result<std::vector<NamedBuf>> run(const std::vector<NamedBuf>& inputs, const RunOptions& options,
                                     RunInfo* info);
@@ -84,6 +85,7 @@ class Executor {
   Kit kit_;
   Kit host_kit_;
   bool cuda_graphs_;
+  std::string profile_prefix_;
   mutable std::mutex plans_mutex_;
   std::map<std::string, std::shared_ptr<Plan>> plans_;
 };

@@ -62,7 +62,7 @@ Result<std::shared_ptr<Plan>> Executor::build_plan(const std::vector<TensorType>
     }
     StepPlan step;
     step.node = static_cast<int>(n);
-    step.tag.nodes = node.covers.empty() ? node.view.name : fmt::format("{}", fmt::join(node.covers, ","));
+    step.tag.nodes = profile_prefix_ + (node.covers.empty() ? node.view.name : fmt::format("{}", fmt::join(node.covers, ",")));
     step.tag.op_type = node.view.op_type;
     if (node.view.epilogue.kind != Epilogue::Kind::kNone) step.tag.op_type += "+act";
     if (any_dynamic) {

@@ -62,7 +62,8 @@ Result<std::shared_ptr<Session>> Session::finish_open(Model model, SessionOption
   };
   for (ValueId v : g.inputs) s->inputs_.push_back(describe(v));
   for (ValueId v : g.outputs) s->outputs_.push_back(describe(v));
-  s->executor_ = std::make_unique<Executor>(s->model_, s->kit_, s->host_kit_, s->options_.cuda_graphs);
+  s->executor_ = std::make_unique<Executor>(s->model_, s->kit_, s->host_kit_, s->options_.cuda_graphs,
+                                            s->options_.profile_prefix);
   return s;
 }
 

@@ -28,6 +28,9 @@ struct SessionOptions {
   bool cuda_graphs = true;                 // capture the second run of a shape, replay later
   size_t memory_budget = 0;                // idle bytes the pool keeps; 0 = unlimited
   Kit kit;                                 // share a device and pool with other sessions
+  // Prefixed to the node names in profiles and traces ("det/"), so sessions sharing
+  // one profiler keep their rows apart.
+  std::string profile_prefix;
 };
 
 // A graph input or output: dims are known (value >= 0) or named symbols.

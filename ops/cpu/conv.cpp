@@ -129,7 +129,6 @@ void gk_conv_depthwise(const T* X, const T* W, const T* B, T* Y, gk_conv_args a,
     const T* x = X + (img * a.C + co / a.M) * isz;
     const T* w = W + co * a.k[0] * a.k[1] * a.k[2];
     T* y = Y + row * a.out[2];
-    const Acc bv = a.has_bias ? static_cast<Acc>(B[co]) : Acc(0);
     for (int64_t c0 = 0; c0 < a.out[2]; c0 += kChunk) {
       const int64_t c1 = std::min(a.out[2], c0 + kChunk);
       for (int64_t j = 0; j < c1 - c0; ++j) acc[j] = Acc(0);
@@ -155,8 +154,8 @@ void gk_conv_depthwise(const T* X, const T* W, const T* B, T* Y, gk_conv_args a,
           }
         }
       }
-      for (int64_t j = 0; j < c1 - c0; ++j)
-        y[c0 + j] = static_cast<T>(gk_epilogue(gk_gemm_finish(acc[j], 1.0f, a.has_bias, bv, 1.0f), epi, ea, eb));
+      gk::cpu_gemm::store_row(acc, c1 - c0, y + c0, 1.0f, a.has_bias, a.has_bias ? B + co : nullptr, 0, 1.0f, epi, ea,
+                              eb);
     }
   }
 }

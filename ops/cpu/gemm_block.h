@@ -138,8 +138,8 @@ Acc* a_panel(int64_t K) {
 // Applies bias/C and the activation to a finished row segment, the switch hoisted
 // out of the loop so the common kinds vectorise.
 template <typename Acc, typename T>
-inline void store_row(const Acc* r, int64_t n, T* y, float alpha, int has_c, const T* c, int64_t c_sn, float beta,
-                      int32_t epi, float ea, float eb) {
+inline void store_row_part(const Acc* r, int64_t n, T* y, float alpha, int has_c, const T* c, int64_t c_sn,
+                           float beta, int32_t epi, float ea, float eb) {
   Acc tmp[kTile];
   for (int64_t j = 0; j < n; ++j) {
     const Acc cv = has_c ? static_cast<Acc>(c[j * c_sn]) : Acc(0);
@@ -163,6 +163,14 @@ inline void store_row(const Acc* r, int64_t n, T* y, float alpha, int has_c, con
       for (int64_t j = 0; j < n; ++j) tmp[j] = gk_epilogue(tmp[j], epi, ea, eb);
   }
   for (int64_t j = 0; j < n; ++j) y[j] = static_cast<T>(tmp[j]);
+}
+
+template <typename Acc, typename T>
+inline void store_row(const Acc* r, int64_t n, T* y, float alpha, int has_c, const T* c, int64_t c_sn, float beta,
+                      int32_t epi, float ea, float eb) {
+  for (int64_t j0 = 0; j0 < n; j0 += kTile)
+    store_row_part(r + j0, std::min<int64_t>(kTile, n - j0), y + j0, alpha, has_c, c ? c + j0 * c_sn : c, c_sn, beta,
+                   epi, ea, eb);
 }
 
 // The common packers: a strided matrix (row stride, column stride) into a panel.

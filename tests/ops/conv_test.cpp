@@ -79,7 +79,8 @@ AttrMap conv_attrs(const ConvCase& c) {
 }
 
 TEST_CASE("Conv: 3x3 input, 2x2 ones kernel, by hand", "[ops][conv]") {
-  OpCall c{"Conv"};
+  OpCall c;
+  c.op_type = "Conv";
   c.inputs = {f32({1, 1, 3, 3}, {0, 1, 2, 3, 4, 5, 6, 7, 8}), f32({1, 1, 2, 2}, {1, 1, 1, 1})};
   auto r = run_op(c);
   REQUIRE(r.ok());
@@ -115,7 +116,8 @@ TEST_CASE("Conv: random cases against a direct reference", "[ops][conv]") {
     HostTensor x = tensor_f32(c.x, seed++), w = tensor_f32(ws, seed++), b = tensor_f32({c.cout}, seed++);
     Shape os;
     auto want = conv_ref(c, x, w, c.bias ? &b : nullptr, &os);
-    OpCall call{"Conv"};
+    OpCall call;
+    call.op_type = "Conv";
     call.attrs = conv_attrs(c);
     call.inputs = {x, w};
     if (c.bias) call.inputs.push_back(b);
@@ -160,7 +162,8 @@ TEST_CASE("Conv: f16, bf16 and f64", "[ops][conv]") {
     HostTensor x = make_tensor(t, c.x, xf.to_f64_vector()), w = make_tensor(t, ws, wf.to_f64_vector());
     Shape os;
     auto want = conv_ref(c, x, w, nullptr, &os);
-    OpCall call{"Conv"};
+    OpCall call;
+    call.op_type = "Conv";
     call.attrs = conv_attrs(c);
     call.inputs = {x, w};
     auto r = run_op(call);
@@ -272,7 +275,8 @@ TEST_CASE("ConvTranspose: random cases against a scatter reference", "[ops][conv
 }
 
 TEST_CASE("Conv: channel mismatch is a named error", "[ops][conv]") {
-  OpCall c{"Conv"};
+  OpCall c;
+  c.op_type = "Conv";
   c.attrs.set("group", int_attr(2));
   c.inputs = {f32({1, 3, 4, 4}, std::vector<float>(48)), f32({2, 1, 3, 3}, std::vector<float>(18))};
   auto r = run_op(c);

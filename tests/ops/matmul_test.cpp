@@ -12,7 +12,8 @@ namespace {
 using namespace nn;
 
 TEST_CASE("MatMul: 2x2 by hand", "[ops][matmul]") {
-  OpCall c{"MatMul"};
+  OpCall c;
+  c.op_type = "MatMul";
   c.inputs = {f32({2, 2}, {1, 2, 3, 4}), f32({2, 2}, {5, 6, 7, 8})};
   auto r = run_op(c);
   REQUIRE(r.ok());
@@ -73,7 +74,8 @@ TEST_CASE("MatMul: random shapes with broadcast and 1-D operands", "[ops][matmul
     HostTensor a = tensor_f32(sa, seed++), b = tensor_f32(sb, seed++);
     Shape os;
     auto want = matmul_ref(a, b, &os);
-    OpCall c{"MatMul"};
+    OpCall c;
+    c.op_type = "MatMul";
     c.inputs = {a, b};
     auto r = run_op(c);
     INFO(shape_str(sa) << " x " << shape_str(sb));
@@ -85,7 +87,8 @@ TEST_CASE("MatMul: random shapes with broadcast and 1-D operands", "[ops][matmul
 TEST_CASE("MatMul: f32 folds in ascending k with fmaf, bit for bit", "[ops][matmul]") {
   const int64_t M = 67, K = 300, N = 90;
   HostTensor a = tensor_f32({M, K}, 11), b = tensor_f32({K, N}, 12);
-  OpCall c{"MatMul"};
+  OpCall c;
+  c.op_type = "MatMul";
   c.inputs = {a, b};
   auto r = run_op(c);
   REQUIRE(r.ok());
@@ -101,7 +104,8 @@ TEST_CASE("MatMul: f32 folds in ascending k with fmaf, bit for bit", "[ops][matm
 }
 
 TEST_CASE("MatMul: integer and half types", "[ops][matmul]") {
-  OpCall c{"MatMul"};
+  OpCall c;
+  c.op_type = "MatMul";
   c.inputs = {HostTensor::from_vector<int64_t>(DType::kI64, {2, 3}, {1, -2, 3, 4, 5, -6}),
               HostTensor::from_vector<int64_t>(DType::kI64, {3, 1}, {7, 8, 9})};
   auto r = run_op(c);
@@ -162,7 +166,8 @@ TEST_CASE("Gemm: transposes, alpha/beta, every C broadcast, no C", "[ops][gemm]"
     HostTensor b = tensor_f32(cs.tb ? Shape{N, K} : Shape{K, N}, seed++);
     const bool has_c = cs.c != Shape{-1};
     HostTensor c = tensor_f32(has_c ? cs.c : Shape{}, seed++);
-    OpCall call{"Gemm"};
+    OpCall call;
+    call.op_type = "Gemm";
     call.opset = 13;
     call.attrs.set("transA", int_attr(cs.ta));
     call.attrs.set("transB", int_attr(cs.tb));
@@ -191,7 +196,8 @@ TEST_CASE("Gemm: transposes, alpha/beta, every C broadcast, no C", "[ops][gemm]"
 }
 
 TEST_CASE("Gemm: bad shapes are named errors", "[ops][gemm]") {
-  OpCall call{"Gemm"};
+  OpCall call;
+  call.op_type = "Gemm";
   call.inputs = {f32({2, 3}, std::vector<float>(6)), f32({4, 2}, std::vector<float>(8))};
   auto r = run_op(call);
   REQUIRE(!r.ok());
@@ -205,7 +211,8 @@ TEST_CASE("Gemm: bad shapes are named errors", "[ops][gemm]") {
 
 TEST_CASE("Einsum: transpose, diagonal, sums, ellipsis, implicit output, three operands", "[ops][einsum]") {
   auto einsum = [](const std::string& eq, std::vector<HostTensor> ins) {
-    OpCall c{"Einsum"};
+    OpCall c;
+    c.op_type = "Einsum";
     c.opset = 12;
     c.attrs.set("equation", string_attr(eq));
     for (auto& t : ins) c.inputs.push_back(std::move(t));

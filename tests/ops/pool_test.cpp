@@ -12,7 +12,8 @@ namespace {
 using namespace nn;
 
 TEST_CASE("MaxPool: 2x2 stride 2 with indices, by hand", "[ops][pool]") {
-  OpCall c{"MaxPool"};
+  OpCall c;
+  c.op_type = "MaxPool";
   c.attrs.set("kernel_shape", ints_attr({2, 2}));
   c.attrs.set("strides", ints_attr({2, 2}));
   c.inputs = {f32({1, 1, 4, 4}, {1, 5, 2, 0, 3, 4, 8, 1, 0, 0, 1, 1, 9, 0, 1, 7})};
@@ -120,7 +121,8 @@ TEST_CASE("Pooling: random cases against a direct reference", "[ops][pool]") {
       Shape os;
       std::vector<int64_t> want_idx;
       auto want = pool_ref(c, kind, x, &os, &want_idx);
-      OpCall call{kind == Kind::kMax ? "MaxPool" : kind == Kind::kLp ? "LpPool" : "AveragePool"};
+      OpCall call;
+      call.op_type = kind == Kind::kMax ? "MaxPool" : kind == Kind::kLp ? "LpPool" : "AveragePool";
       call.opset = 19;
       call.attrs.set("kernel_shape", ints_attr(c.k));
       call.attrs.set("strides", ints_attr(c.s));
@@ -143,7 +145,8 @@ TEST_CASE("Pooling: random cases against a direct reference", "[ops][pool]") {
 
 TEST_CASE("Global pools and MaxUnpool", "[ops][pool]") {
   HostTensor x = tensor_f32({2, 3, 4, 5}, 500);
-  OpCall g{"GlobalAveragePool"};
+  OpCall g;
+  g.op_type = "GlobalAveragePool";
   g.inputs = {x};
   auto avg = run_op(g);
   g.op_type = "GlobalMaxPool";
@@ -160,7 +163,8 @@ TEST_CASE("Global pools and MaxUnpool", "[ops][pool]") {
 
   // MaxPool then MaxUnpool puts each maximum back where it came from.
   HostTensor x4 = tensor_f32({2, 3, 4, 4}, 501);
-  OpCall p{"MaxPool"};
+  OpCall p;
+  p.op_type = "MaxPool";
   p.attrs.set("kernel_shape", ints_attr({2, 2}));
   p.attrs.set("strides", ints_attr({2, 2}));
   p.inputs = {x4};
@@ -168,7 +172,8 @@ TEST_CASE("Global pools and MaxUnpool", "[ops][pool]") {
   auto pooled = run_op(p);
   REQUIRE(pooled.ok());
   const auto idx = values_of<int64_t>(pooled->outputs[1]);
-  OpCall u{"MaxUnpool"};
+  OpCall u;
+  u.op_type = "MaxUnpool";
   u.opset = 11;
   u.attrs = p.attrs;
   u.inputs = {pooled->outputs[0], pooled->outputs[1]};

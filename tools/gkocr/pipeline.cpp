@@ -23,6 +23,9 @@ Result<std::shared_ptr<Session>> open_model(const std::string& dir, const char* 
     return invalid_argument("{}: model not found (--models DIR must hold {})", path.string(), file);
   SessionOptions so;
   so.kit = kit;
+  // The three models reuse node names (p2o.Conv.28 is in det and rec): keep their
+  // profile rows apart.
+  so.profile_prefix = std::filesystem::path(file).stem().string() + "/";
   auto s = Session::open(path.string(), so);
   if (!s.ok()) return s.status().with_context(path.string());
   return s;
