@@ -76,8 +76,16 @@ Result<std::vector<const NamedBuf*>> Executor::order_inputs(const std::vector<Na
   return ordered;
 }
 
-Result<std::shared_ptr<Plan>> Executor::plan_for(const std::vector<TensorType>& input_types, bool* created) {
-  const std::string key = signature_of(input_types);
+Result<std::shared_ptr<Plan>> Executor::plan_for(const std::vector<TensorType>& input_types,
+                                                  const std::vector<std::shared_ptr<const HostTensor>>& input_values,
+                                                  bool* created) {
+  std::string key = signature_of(input_types);
+  for (size_t i = 0; i < input_values.size(); ++i) {
+    if (!input_values[i]) continue;
+    const auto* bytes = static_cast<const uint8_t*>(input_values[i]->raw());
+    key += fmt::format("#{}=", i);
+    for (size_t b = 0; b < input_values[i]->bytes(); ++b) key += fmt::format("{:02x}", bytes[b]);
+  }
   {
     std::lock_guard lock(plans_mutex_);
     auto it = plans_.find(key);
@@ -88,7 +96,7 @@ Result<std::shared_ptr<Plan>> Executor::plan_for(const std::vector<TensorType>& 
   }
   // Planned outside the lock; two threads racing on a new shape both plan and the
   // first insert wins (plans are pure functions of the shapes).
-  GK_TRY(std::shared_ptr<Plan> plan, build_plan(input_types));
+  GK_TRY(std::shared_ptr<Plan> plan, build_plan(input_types, input_values));
   std::lock_guard lock(plans_mutex_);
   auto [it, inserted] = plans_.emplace(key, plan);
   if (created) *created = inserted;
@@ -214,8 +222,14 @@ Result<std::vector<NamedBuf>> Executor::run(const std::vector<NamedBuf>& inputs,
   GK_TRY(std::vector<const NamedBuf*> ordered, order_inputs(inputs));
   std::vector<TensorType> types;
   for (const NamedBuf* in : ordered) types.push_back({in->buf.dtype(), in->shape});
+  std::vector<std::shared_ptr<const HostTensor>> values(ordered.size());
+  for (size_t i = 0; i < ordered.size(); ++i) {
+    if (!value_inputs_[i]) continue;
+    GK_TRY(HostTensor h, ordered[i]->buf.download(ordered[i]->shape));
+    values[i] = std::make_shared<HostTensor>(std::move(h));
+  }
   bool created = false;
-  GK_TRY(std::shared_ptr<Plan> plan, plan_for(types, &created));
+  GK_TRY(std::shared_ptr<Plan> plan, plan_for(types, values, &created));
   if (info) info->new_plan = created;
 
   std::vector<NamedBuf> outputs(g.outputs.size());

@@ -25,7 +25,8 @@ std::string shapes_of(const std::vector<TensorType>& types) {
 
 }  // namespace
 
-Result<std::shared_ptr<Plan>> Executor::build_plan(const std::vector<TensorType>& input_types) {
+Result<std::shared_ptr<Plan>> Executor::build_plan(const std::vector<TensorType>& input_types,
+                                                   const std::vector<std::shared_ptr<const HostTensor>>& input_values) {
   const Graph& g = model_.graph;
   auto plan = std::make_shared<Plan>();
   plan->values.resize(g.values.size());
@@ -45,6 +46,7 @@ Result<std::shared_ptr<Plan>> Executor::build_plan(const std::vector<TensorType>
     vp.typed = true;
     vp.where = Where::kInput;
     vp.io_index = static_cast<int>(i);
+    if (i < input_values.size()) vp.host = input_values[i];
   }
 
   for (size_t n = 0; n < g.nodes.size(); ++n) {

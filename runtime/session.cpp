@@ -105,7 +105,12 @@ Result<PlanSummary> Session::plan_summary(const std::vector<std::pair<std::strin
     if (it == input_shapes.end()) return invalid_argument("no shape given for input '{}'", v.name);
     types[i].shape = it->second;
   }
-  GK_TRY(std::shared_ptr<Plan> plan, executor_->plan_for(types, nullptr));
+  for (size_t i = 0; i < g.inputs.size(); ++i)
+    if (executor_->value_inputs()[i])
+      return unimplemented("input '{}' is read as a value when planning (e.g. a shape or axes input): "
+                           "the plan depends on its data, not only its shape",
+                           g.values[g.inputs[i]].name);
+  GK_TRY(std::shared_ptr<Plan> plan, executor_->plan_for(types, {}, nullptr));
   PlanSummary summary = plan->summary;
   if (per_tensor_table) summary.table = format_plan(plan->tensors, plan->memory, true);
   return summary;
