@@ -113,7 +113,7 @@ void add_info(CLI::App& root, int* exit_code) {
       }
       w.end_object();
       fmt::print("{}\n", w.str());
-      *exit_code = kExitOk;
+      *exit_code = unsupported.empty() ? kExitOk : kExitInvalid;
       return;
     }
     fmt::print("model       {}\nir version  {}\nopsets     ", f->model.model, m.ir_version);
