@@ -132,7 +132,45 @@ static GK_FN void gk_binary_body(const TA* a, const TB* b, R* out, int64_t n, in
     const B y = (B)b[0];
     GK_KERNEL_LOOP(i, n) { out[i] = (R)Op::apply((A)a[i], y); }
   } else {
+#ifdef __CUDACC_RTC__
     GK_KERNEL_LOOP(i, n) { out[i] = (R)Op::apply((A)a[gk_offset(ma, i)], (B)b[gk_offset(mb, i)]); }
+#else
+    // A CPU worker owns a contiguous range: divide once to find where it starts,
+    // then walk the innermost dim and carry like an odometer. Per-element
+    // gk_offset spent ~14 ns on its int64 divisions (1x24x320x320 + 1x24x1x1 Add:
+    // 34 ms on 2 threads). Same elements, same arithmetic as the GPU path.
+    const int64_t begin = gk_part_begin(n), end = gk_part_end(n);
+    if (begin >= end) return;
+    if (ma.rank == 0) {
+      out[begin] = (R)Op::apply((A)a[0], (B)b[0]);
+      return;
+    }
+    const int32_t last = ma.rank - 1;
+    int64_t idx[GK_MAX_RANK];
+    int64_t oa = 0, ob = 0, rem = begin;
+    for (int32_t d = last; d >= 0; --d) {
+      const int64_t q = rem / ma.dims[d];
+      idx[d] = rem - q * ma.dims[d];
+      rem = q;
+      oa += idx[d] * ma.strides[d];
+      ob += idx[d] * mb.strides[d];
+    }
+    const int64_t sa = ma.strides[last], sb = mb.strides[last];
+    for (int64_t i = begin; i < end;) {
+      const int64_t run = ma.dims[last] - idx[last] < end - i ? ma.dims[last] - idx[last] : end - i;
+      for (int64_t k = 0; k < run; ++k) out[i + k] = (R)Op::apply((A)a[oa + k * sa], (B)b[ob + k * sb]);
+      i += run;
+      oa += run * sa;
+      ob += run * sb;
+      idx[last] += run;
+      for (int32_t d = last; d > 0 && idx[d] == ma.dims[d]; --d) {
+        oa += ma.strides[d - 1] - idx[d] * ma.strides[d];
+        ob += mb.strides[d - 1] - idx[d] * mb.strides[d];
+        idx[d] = 0;
+        ++idx[d - 1];
+      }
+    }
+#endif
   }
 }
 
