@@ -1,5 +1,6 @@
 // Gather / scatter / OneHot on hand-computed cases: negative and out-of-range
 // indices, int32 indices, f16 data, reductions with duplicate indices.
+#include "tests/ops/op_builders.h"
 #include "tests/ops/op_harness.h"
 
 #include <catch2/catch.hpp>
@@ -9,21 +10,6 @@ using namespace gk::test;
 
 namespace {
 
-OpCall call(std::string op, int opset, std::vector<std::optional<HostTensor>> inputs, int outputs = 1) {
-  OpCall c;
-  c.op_type = std::move(op);
-  c.opset = opset;
-  c.inputs = std::move(inputs);
-  c.num_outputs = outputs;
-  return c;
-}
-
-Attribute int_attr(int64_t v) {
-  Attribute a;
-  a.kind = Attribute::Kind::kInt;
-  a.i = v;
-  return a;
-}
 Attribute str_attr(std::string s) {
   Attribute a;
   a.kind = Attribute::Kind::kString;

@@ -1,4 +1,5 @@
 // Shape and constant ops on hand-computed cases: opset forms, dtypes, errors.
+#include "tests/ops/op_builders.h"
 #include "tests/ops/op_harness.h"
 
 #include <catch2/catch.hpp>
@@ -8,27 +9,6 @@ using namespace gk::test;
 
 namespace {
 
-OpCall call(std::string op, int opset, std::vector<std::optional<HostTensor>> inputs, int outputs = 1) {
-  OpCall c;
-  c.op_type = std::move(op);
-  c.opset = opset;
-  c.inputs = std::move(inputs);
-  c.num_outputs = outputs;
-  return c;
-}
-
-Attribute int_attr(int64_t v) {
-  Attribute a;
-  a.kind = Attribute::Kind::kInt;
-  a.i = v;
-  return a;
-}
-Attribute ints_attr(std::vector<int64_t> v) {
-  Attribute a;
-  a.kind = Attribute::Kind::kInts;
-  a.ints = std::move(v);
-  return a;
-}
 Attribute tensor_attr(HostTensor t) {
   Attribute a;
   a.kind = Attribute::Kind::kTensor;
