@@ -17,6 +17,11 @@ std::string signature_of(const std::vector<TensorType>& types) {
   return s;
 }
 
+// A derived value input joins the plan signature only when it is this small: a
+// length, a shape or a few scales, not an image whose every new value would plan
+// the whole model again.
+constexpr int64_t kMaxDerivedValueElements = 64;
+
 // Runtime state of one value in a frame.
 struct FrameValue {
   DevPtr ptr = 0;
@@ -25,6 +30,47 @@ struct FrameValue {
 };
 
 }  // namespace
+
+void Executor::find_value_inputs() {
+  const Graph& g = model_.graph;
+  value_inputs_.assign(g.inputs.size(), false);
+  derived_value_inputs_.assign(g.inputs.size(), false);
+  std::vector<int> producer(g.values.size(), -1);
+  for (size_t n = 0; n < g.nodes.size(); ++n)
+    for (ValueId out : g.nodes[n].outputs)
+      if (out != kNoValue) producer[out] = static_cast<int>(n);
+  auto input_index = [&](ValueId v) -> int {
+    auto it = std::find(g.inputs.begin(), g.inputs.end(), v);
+    return it == g.inputs.end() ? -1 : static_cast<int>(it - g.inputs.begin());
+  };
+  std::vector<bool> seen(g.values.size(), false);
+  std::vector<ValueId> work;
+  for (const Node& node : g.nodes) {
+    if (!node.schema) continue;
+    for (size_t i = 0; i < node.inputs.size() && i < 32; ++i) {
+      const ValueId v = node.inputs[i];
+      if (v == kNoValue || !((node.schema->traits.host_inputs >> i) & 1u)) continue;
+      if (int k = input_index(v); k >= 0) value_inputs_[k] = true;
+      else work.push_back(v);
+    }
+  }
+  while (!work.empty()) {
+    const ValueId v = work.back();
+    work.pop_back();
+    if (seen[v] || g.values[v].initializer) continue;
+    seen[v] = true;
+    if (int k = input_index(v); k >= 0) {
+      derived_value_inputs_[k] = !value_inputs_[k];
+      continue;
+    }
+    if (producer[v] < 0) continue;
+    const Node& p = g.nodes[producer[v]];
+    // Their values come from the input's shape, which the signature holds already.
+    if (p.view.op_type == "Shape" || p.view.op_type == "Size") continue;
+    for (ValueId in : p.inputs)
+      if (in != kNoValue) work.push_back(in);
+  }
+}
 
 size_t Executor::plans_created() const {
   std::lock_guard lock(plans_mutex_);
@@ -224,7 +270,8 @@ Result<std::vector<NamedBuf>> Executor::run(const std::vector<NamedBuf>& inputs,
   for (const NamedBuf* in : ordered) types.push_back({in->buf.dtype(), in->shape});
   std::vector<std::shared_ptr<const HostTensor>> values(ordered.size());
   for (size_t i = 0; i < ordered.size(); ++i) {
-    if (!value_inputs_[i]) continue;
+    if (!value_inputs_[i] && !(derived_value_inputs_[i] && ordered[i]->buf.count() <= kMaxDerivedValueElements))
+      continue;
     GK_TRY(HostTensor h, ordered[i]->buf.download(ordered[i]->shape));
     values[i] = std::make_shared<HostTensor>(std::move(h));
   }

@@ -67,16 +67,7 @@ class Executor {
   Executor(const Model& model, Kit kit, Kit host_kit, bool cuda_graphs, std::string profile_prefix = {})
       : model_(model), kit_(std::move(kit)), host_kit_(std::move(host_kit)), cuda_graphs_(cuda_graphs),
         profile_prefix_(std::move(profile_prefix)) {
-    const Graph& g = model_.graph;
-    value_inputs_.assign(g.inputs.size(), false);
-    for (const Node& node : g.nodes) {
-      if (!node.schema) continue;
-      for (size_t i = 0; i < node.inputs.size() && i < 32; ++i) {
-        if (!((node.schema->traits.host_inputs >> i) & 1u)) continue;
-        auto it = std::find(g.inputs.begin(), g.inputs.end(), node.inputs[i]);
-        if (it != g.inputs.end()) value_inputs_[it - g.inputs.begin()] = true;
-      }
-    }
+    find_value_inputs();
   }
 
   Result<std::vector<NamedBuf>> run(const std::vector<NamedBuf>& inputs, const RunOptions& options,
@@ -89,6 +80,10 @@ class Executor {
                                          bool* created);
   // Graph inputs whose values some op needs at plan time (OpTraits::host_inputs).
   const std::vector<bool>& value_inputs() const { return value_inputs_; }
+  // Graph inputs from which such a value is computed (a window length fed through
+  // Sub/Cast into Range, a crop shape into Pad's pads). Small ones join the plan
+  // signature, so the value is computed at plan time like any constant subgraph.
+  const std::vector<bool>& derived_value_inputs() const { return derived_value_inputs_; }
   size_t plans_created() const;
   // Maps named inputs to the model's input order, checking names, dtypes and shapes.
   Result<std::vector<const NamedBuf*>> order_inputs(const std::vector<NamedBuf>& inputs) const;
@@ -96,6 +91,7 @@ class Executor {
  private:
   Result<std::shared_ptr<Plan>> build_plan(const std::vector<TensorType>& input_types,
                                            const std::vector<std::shared_ptr<const HostTensor>>& input_values);
+  void find_value_inputs();
   Status place_values(Plan& plan);
   Status run_frame(Plan& plan, const std::vector<const NamedBuf*>& inputs, std::vector<NamedBuf>& outputs,
                    const RunOptions& options, DevPtr arena, DevPtr flags);
@@ -106,7 +102,7 @@ class Executor {
   Kit host_kit_;
   bool cuda_graphs_;
   std::string profile_prefix_;
-  std::vector<bool> value_inputs_;
+  std::vector<bool> value_inputs_, derived_value_inputs_;
   mutable std::mutex plans_mutex_;
   std::map<std::string, std::shared_ptr<Plan>> plans_;
 };

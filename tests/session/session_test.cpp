@@ -4,6 +4,7 @@
 
 #include <catch2/catch.hpp>
 
+#include <cmath>
 #include <filesystem>
 #include <thread>
 
@@ -89,6 +90,26 @@ TEST_CASE("session: one plan per input-shape signature", "[session]") {
   RunInfo info;
   REQUIRE((*s)->run({{name, ramp({3, 4, 5}, 2)}}, {}, &info).ok());
   CHECK_FALSE(info.new_plan);
+}
+
+TEST_CASE("session: a small input that a Range length is computed from joins the plan signature",
+          "[session]") {
+  // HannWindow expanded: the window length x flows through Cast/Sub/Div into Range,
+  // whose length must be known at plan time.
+  const fs::path model = kData / "node" / "test_hannwindow_expanded" / "model.onnx";
+  REQUIRE_DATA(model);
+  auto s = Session::open(model.string(), cpu_options());
+  REQUIRE(s.ok());
+  const std::string name = (*s)->inputs()[0].name;
+  for (int32_t n : {10, 7, 10}) {
+    auto out = (*s)->run({{name, HostTensor::from_vector(DType::kI32, {}, std::vector<int32_t>{n})}});
+    REQUIRE(out.ok());
+    const HostTensor& y = (*out)[0].tensor;
+    REQUIRE(y.shape() == Shape{n});
+    for (int32_t i = 0; i < n; ++i)  // periodic Hann: 0.5 - 0.5 cos(2 pi i / n)
+      CHECK(y.data<float>()[i] == Approx(0.5 - 0.5 * std::cos(2 * M_PI * i / n)).margin(1e-6));
+  }
+  CHECK((*s)->plans_created() == 2);
 }
 
 TEST_CASE("session: 8 concurrent runs equal a single-threaded run bit for bit", "[session][threads]") {
