@@ -56,16 +56,35 @@ struct Kernel {
 using EventId = uint64_t;
 using GraphId = uint64_t;
 
-// CUDA Graph capture of the device's stream.
+// Rebinding a captured graph: a pointer argument p with from <= p < from + bytes
+// becomes to + (p - from), so kernels that were handed an offset into a buffer
+// (a Split output, a Slice view) follow the buffer.
+struct PointerRemap {
+  DevPtr from = 0;
+  size_t bytes = 0;
+  DevPtr to = 0;
+};
+
+// The first remap whose range holds p, applied; p unchanged when none does.
+inline DevPtr remap_pointer(DevPtr p, const std::vector<PointerRemap>& remap) {
+  for (const PointerRemap& r : remap)
+    if (p >= r.from && p - r.from < r.bytes) return r.to + (p - r.from);
+  return p;
+}
+
+// Capture and replay of a sequence of launches, copies and memsets (a CUDA Graph
+// on CUDA). Between begin_capture and end_capture the capturing thread's work is
+// recorded, not run; uploads, downloads and syncs on that thread are errors (they
+// cannot be replayed), and other threads' work is kept out of the capture.
 class GraphCapture {
  public:
   virtual ~GraphCapture() = default;
   virtual Status begin_capture() = 0;
   virtual Result<GraphId> end_capture() = 0;
   virtual Status launch_graph(GraphId graph) = 0;
-  // Replace the pointer arguments of every captured kernel that used `from` with
-  // `to`, so a replay reads new inputs and writes new outputs.
-  virtual Status rebind_pointers(GraphId graph, const std::vector<std::pair<DevPtr, DevPtr>>& remap) = 0;
+  // Moves every captured pointer argument that falls in a `from` range, matching
+  // against the values before this call (so swapping two buffers does not chain).
+  virtual Status rebind_pointers(GraphId graph, const std::vector<PointerRemap>& remap) = 0;
   virtual void destroy_graph(GraphId graph) = 0;
 };
 

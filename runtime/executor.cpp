@@ -1,7 +1,7 @@
 // Running a plan: one frame per run (arena, outputs, index-error flags), one
-// launch per node with no sync between launches, one sync at the end. On a CUDA
-// device the second run of a shape signature is captured as a CUDA Graph and later
-// runs replay it with their input and output pointers rebound.
+// launch per node with no sync between launches, one sync at the end. Where the
+// device can capture (a CUDA Graph), the second run of a shape signature is
+// captured and later runs replay it with their input and output ranges rebound.
 #include "runtime/executor.h"
 
 #include "ops/op_eval.h"
@@ -162,11 +162,10 @@ Status Executor::check_flags(const Plan& plan, DevPtr flags) {
   return ok_status();
 }
 
-Status Executor::run_frame(Plan& plan, const std::vector<const NamedBuf*>& inputs, std::vector<NamedBuf>& outputs,
-                           const RunOptions& options, DevPtr arena, DevPtr flags) {
+Status Executor::run_steps(Plan& plan, const std::vector<const NamedBuf*>& inputs, std::vector<NamedBuf>& outputs,
+                           const RunOptions& options, DevPtr arena, DevPtr flags, std::vector<GkBuf>& owned) {
   const Graph& g = model_.graph;
   std::vector<FrameValue> frame(g.values.size());
-  std::vector<GkBuf> owned;
   for (size_t v = 0; v < g.values.size(); ++v) {
     const ValuePlan& vp = plan.values[v];
     FrameValue& fv = frame[v];
@@ -246,20 +245,105 @@ Status Executor::run_frame(Plan& plan, const std::vector<const NamedBuf*>& input
       }
   }
 
-  // Outputs whose shape was known only during the run, or that are plan-time
-  // values or inputs: copy them into per-run buffers.
+  // Outputs that are plan-time values or inputs, or whose shape was known only
+  // during the run: copied into the per-run buffers.
   for (size_t i = 0; i < g.outputs.size(); ++i) {
     const ValuePlan& vp = plan.values[g.outputs[i]];
     if (vp.where == Where::kOutput && !vp.host) continue;
     const FrameValue& fv = frame[g.outputs[i]];
-    GK_TRY(GkBuf buf, kit_.alloc(fv.type.dtype, numel(fv.type.shape)));
-    if (buf.bytes() > 0) GK_RETURN_IF_ERROR(kit_.device().copy(buf.ptr(), fv.ptr, buf.bytes()));
-    outputs[i].buf = std::move(buf);
-    outputs[i].shape = fv.type.shape;
+    if (outputs[i].buf.is_none()) {
+      GK_TRY(outputs[i].buf, kit_.alloc(fv.type.dtype, numel(fv.type.shape)));
+      outputs[i].shape = fv.type.shape;
+    }
+    const size_t bytes = outputs[i].buf.bytes();
+    if (bytes > 0) GK_RETURN_IF_ERROR(kit_.device().copy(outputs[i].buf.ptr(), fv.ptr, bytes));
   }
-  // The frame's dynamic buffers must outlive the launches that use them.
-  GK_RETURN_IF_ERROR(kit_.sync());
   return ok_status();
+}
+
+Status Executor::capture(Plan& plan, const std::vector<const NamedBuf*>& inputs, std::vector<NamedBuf>& outputs) {
+  const Graph& g = model_.graph;
+  for (const StepPlan& step : plan.steps)
+    if (step.dynamic)
+      return unimplemented("{} has an output shape known only during the run (a sync mid-run)",
+                           g.nodes[step.node].view.describe());
+  // A replay moves each input and output by its address range; two that share
+  // bytes could not be told apart.
+  std::vector<PointerRemap> io;
+  auto bind = [&](const std::string& name, const GkBuf& buf) -> Status {
+    const PointerRemap r{buf.ptr(), buf.bytes(), 0};
+    for (const PointerRemap& o : io)
+      if (r.bytes && o.bytes && r.from < o.from + o.bytes && o.from < r.from + r.bytes)
+        return unimplemented("'{}' shares memory with another input or output of this run", name);
+    io.push_back(r);
+    return ok_status();
+  };
+  for (size_t i = 0; i < inputs.size(); ++i) GK_RETURN_IF_ERROR(bind(inputs[i]->name, inputs[i]->buf));
+  for (const NamedBuf& out : outputs) GK_RETURN_IF_ERROR(bind(out.name, out.buf));
+
+  const size_t flag_bytes = std::max<size_t>(plan.steps.size(), 1) * 4;
+  GK_TRY(GkBuf arena, kit_.alloc(DType::kU8, static_cast<int64_t>(plan.memory.arena_bytes)));
+  GK_TRY(GkBuf flags, kit_.alloc(DType::kU8, static_cast<int64_t>(flag_bytes)));
+  GraphCapture& graphs = *kit_.device().graphs();
+  GK_RETURN_IF_ERROR(graphs.begin_capture());
+  std::vector<GkBuf> scratch;
+  Status s = kit_.device().memset(flags.ptr(), 0, flag_bytes);
+  if (s.ok()) s = run_steps(plan, inputs, outputs, RunOptions{}, arena.ptr(), flags.ptr(), scratch);
+  Result<GraphId> id = graphs.end_capture();
+  if (!s.ok()) {
+    if (id.ok()) graphs.destroy_graph(*id);
+    return s;
+  }
+  if (!id.ok()) return id.status();
+  plan.graph = *id;
+  plan.graphs = &graphs;
+  plan.has_graph = true;
+  plan.graph_arena = std::move(arena);
+  plan.graph_flags = std::move(flags);
+  plan.graph_scratch = std::move(scratch);
+  plan.graph_io = std::move(io);
+  return ok_status();
+}
+
+Result<bool> Executor::run_graph(Plan& plan, const std::vector<const NamedBuf*>& inputs,
+                                 std::vector<NamedBuf>& outputs, const RunOptions& options, RunInfo* info) {
+  auto fallback = [&](std::string why) {
+    if (info) info->graph_fallback = std::move(why);
+    return false;
+  };
+  if (options.profiler) return fallback("profiling times each launch: plain launches");
+  if (kit_.autosync()) return fallback("autosync syncs after each launch: plain launches");
+  // One replay at a time per plan (the graph owns one arena); a concurrent run of
+  // the same shape takes plain launches in its own frame instead of waiting.
+  std::unique_lock lock(plan.graph_mutex, std::try_to_lock);
+  if (!lock.owns_lock()) return fallback("another run is replaying this shape's graph: plain launches");
+  if (!plan.graph_fallback.empty()) return fallback(plan.graph_fallback);
+  if (!plan.has_graph) {
+    if (++plan.runs < 2) return fallback("first run of this shape: plain launches, captured on the next");
+    Status s = capture(plan, inputs, outputs);
+    if (!s.ok()) {
+      plan.graph_fallback = "not captured: " + s.message();
+      spdlog::debug("graph replay off for this shape: {}", s.message());
+      return fallback(plan.graph_fallback);
+    }
+    if (info) info->graph_captured = true;
+  }
+
+  std::vector<PointerRemap> remap;
+  std::vector<DevPtr> now;
+  for (const NamedBuf* in : inputs) now.push_back(in->buf.ptr());
+  for (const NamedBuf& out : outputs) now.push_back(out.buf.ptr());
+  for (size_t i = 0; i < now.size(); ++i) {
+    PointerRemap& bound = plan.graph_io[i];
+    if (bound.from != now[i] && bound.bytes) remap.push_back({bound.from, bound.bytes, now[i]});
+  }
+  if (!remap.empty()) GK_RETURN_IF_ERROR(plan.graphs->rebind_pointers(plan.graph, remap));
+  for (size_t i = 0; i < now.size(); ++i) plan.graph_io[i].from = now[i];
+  GK_RETURN_IF_ERROR(plan.graphs->launch_graph(plan.graph));
+  GK_RETURN_IF_ERROR(kit_.sync());
+  GK_RETURN_IF_ERROR(check_flags(plan, plan.graph_flags.ptr()));
+  if (info) info->graph_replayed = true;
+  return true;
 }
 
 Result<std::vector<NamedBuf>> Executor::run(const std::vector<NamedBuf>& inputs, const RunOptions& options,
@@ -279,24 +363,33 @@ Result<std::vector<NamedBuf>> Executor::run(const std::vector<NamedBuf>& inputs,
   GK_TRY(std::shared_ptr<Plan> plan, plan_for(types, values, &created));
   if (info) info->new_plan = created;
 
+  // Every output whose shape the plan knows gets its buffer now (a captured graph
+  // writes into them); the others are allocated by the run.
   std::vector<NamedBuf> outputs(g.outputs.size());
   for (size_t i = 0; i < g.outputs.size(); ++i) {
     outputs[i].name = g.values[g.outputs[i]].name;
     const ValuePlan& vp = plan->values[g.outputs[i]];
-    if (vp.where != Where::kOutput || vp.host) continue;
+    if (vp.where == Where::kDynamic) continue;
     GK_TRY(outputs[i].buf, kit_.alloc(vp.type.dtype, numel(vp.type.shape)));
     outputs[i].shape = vp.type.shape;
+  }
+
+  if (cuda_graphs_ && kit_.device().graphs()) {
+    GK_TRY(bool replayed, run_graph(*plan, ordered, outputs, options, info));
+    if (replayed) return outputs;
+  } else if (info && kit_.backend() == BackendKind::kCuda) {
+    info->graph_fallback = cuda_graphs_ ? "this backend cannot capture graphs" : "disabled by the caller";
   }
 
   const size_t flag_bytes = std::max<size_t>(plan->steps.size(), 1) * 4;
   GK_TRY(GkBuf arena, kit_.alloc(DType::kU8, static_cast<int64_t>(plan->memory.arena_bytes)));
   GK_TRY(GkBuf flags, kit_.alloc(DType::kU8, static_cast<int64_t>(flag_bytes)));
   GK_RETURN_IF_ERROR(kit_.device().memset(flags.ptr(), 0, flag_bytes));
-  GK_RETURN_IF_ERROR(run_frame(*plan, ordered, outputs, options, arena.ptr(), flags.ptr()));
+  std::vector<GkBuf> owned;
+  GK_RETURN_IF_ERROR(run_steps(*plan, ordered, outputs, options, arena.ptr(), flags.ptr(), owned));
+  // The frame's dynamic and scratch buffers must outlive the launches that use them.
+  GK_RETURN_IF_ERROR(kit_.sync());
   GK_RETURN_IF_ERROR(check_flags(*plan, flags.ptr()));
-  if (info && kit_.backend() == BackendKind::kCuda)
-    info->graph_fallback = cuda_graphs_ ? "graph replay is not wired into the executor yet: plain launches, one sync"
-                                        : "disabled by the caller";
   return outputs;
 }
 

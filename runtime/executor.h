@@ -51,15 +51,20 @@ struct Plan {
   MemoryPlan memory;
   PlanSummary summary;
 
-  // CUDA graph replay state (one captured graph per plan, with its own arena).
+  // Graph replay state: one captured graph per plan, with its own arena, flags and
+  // the scratch its steps allocated; inputs and outputs are rebound per run.
   std::mutex graph_mutex;
   int runs = 0;
   bool has_graph = false;
   GraphId graph = 0;
+  GraphCapture* graphs = nullptr;
   GkBuf graph_arena, graph_flags;
-  std::vector<DevPtr> graph_inputs, graph_outputs;
-  std::vector<size_t> graph_input_bytes, graph_output_bytes;
-  std::string graph_fallback;
+  std::vector<GkBuf> graph_scratch;
+  std::vector<PointerRemap> graph_io;  // each input's, then each output's bound range (from, bytes)
+  std::string graph_fallback;          // set once: why this plan never replays
+  ~Plan() {
+    if (has_graph && graphs) graphs->destroy_graph(graph);
+  }
 };
 
 class Executor {
@@ -93,8 +98,14 @@ class Executor {
                                            const std::vector<std::shared_ptr<const HostTensor>>& input_values);
   void find_value_inputs();
   Status place_values(Plan& plan);
-  Status run_frame(Plan& plan, const std::vector<const NamedBuf*>& inputs, std::vector<NamedBuf>& outputs,
-                   const RunOptions& options, DevPtr arena, DevPtr flags);
+  // Enqueues every step of a frame (no sync); buffers the steps allocated go to `owned`.
+  Status run_steps(Plan& plan, const std::vector<const NamedBuf*>& inputs, std::vector<NamedBuf>& outputs,
+                   const RunOptions& options, DevPtr arena, DevPtr flags, std::vector<GkBuf>& owned);
+  // Replays the plan's graph (capturing it first on the second run); false when
+  // this run must take plain launches, with the reason in `info`.
+  Result<bool> run_graph(Plan& plan, const std::vector<const NamedBuf*>& inputs, std::vector<NamedBuf>& outputs,
+                         const RunOptions& options, RunInfo* info);
+  Status capture(Plan& plan, const std::vector<const NamedBuf*>& inputs, std::vector<NamedBuf>& outputs);
   Status check_flags(const Plan& plan, DevPtr flags);
 
   const Model& model_;

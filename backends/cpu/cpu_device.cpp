@@ -1,5 +1,6 @@
 #include "backends/cpu/cpu_device.h"
 
+#include "backends/cpu/cpu_graph.h"
 #include "backends/cpu/cuda_compat.h"
 #include "backends/cpu/thread_pool.h"
 
@@ -48,6 +49,7 @@ class CpuDevice final : public Device {
     info_.name = "cpu";
     info_.total_bytes = physical_memory();
     info_.threads = pool_.size();
+    if (options.graphs) graphs_ = std::make_unique<CpuGraphs>(*this);
   }
 
   const DeviceInfo& info() const override { return info_; }
@@ -74,18 +76,28 @@ class CpuDevice final : public Device {
   }
 
   Status upload(DevPtr dst, const void* src, size_t bytes) override {
+    GK_RETURN_IF_ERROR(no_capture("upload"));
     if (bytes) std::memcpy(as_ptr(dst), src, bytes);
     return ok_status();
   }
   Status download(void* dst, DevPtr src, size_t bytes) override {
+    GK_RETURN_IF_ERROR(no_capture("download"));
     if (bytes) std::memcpy(dst, as_ptr(src), bytes);
     return ok_status();
   }
   Status copy(DevPtr dst, DevPtr src, size_t bytes) override {
+    if (graphs_ && graphs_->capturing_here()) {
+      if (bytes) graphs_->record_copy(dst, src, bytes);
+      return ok_status();
+    }
     if (bytes) std::memmove(as_ptr(dst), as_ptr(src), bytes);
     return ok_status();
   }
   Status memset(DevPtr dst, uint8_t value, size_t bytes) override {
+    if (graphs_ && graphs_->capturing_here()) {
+      if (bytes) graphs_->record_memset(dst, value, bytes);
+      return ok_status();
+    }
     if (bytes) std::memset(as_ptr(dst), value, bytes);
     return ok_status();
   }
@@ -116,6 +128,10 @@ class CpuDevice final : public Device {
     const int64_t threads_per_block = int64_t{b.x} * b.y * b.z;
     if (blocks <= 0 || threads_per_block <= 0)
       return invalid_argument("cpu: kernel '{}' launched with an empty grid", entry.name);
+    if (graphs_ && graphs_->capturing_here()) {
+      graphs_->record_launch(kernel, config, args);
+      return ok_status();
+    }
     auto set_dims = [&] {
       gridDim = {g.x, g.y, g.z};
       blockDim = {b.x, b.y, b.z};
@@ -162,7 +178,7 @@ class CpuDevice final : public Device {
     return ok_status();
   }
 
-  Status sync() override { return ok_status(); }
+  Status sync() override { return no_capture("sync"); }
 
   Result<EventId> record_event() override {
     std::lock_guard lock(events_mutex_);
@@ -186,9 +202,16 @@ class CpuDevice final : public Device {
     std::lock_guard lock(stats_mutex_);
     return stats_;
   }
+  GraphCapture* graphs() override { return graphs_.get(); }
 
  private:
   static void* as_ptr(DevPtr p) { return reinterpret_cast<void*>(static_cast<uintptr_t>(p)); }
+  Status no_capture(const char* what) const {
+    if (graphs_ && graphs_->capturing_here())
+      return invalid_argument("cpu: {} while this thread captures a graph (only launches, copies and memsets "
+                              "can be captured)", what);
+    return ok_status();
+  }
 
   ThreadPool pool_;
   DeviceInfo info_;
@@ -198,6 +221,7 @@ class CpuDevice final : public Device {
   std::mutex events_mutex_;
   std::unordered_map<EventId, std::chrono::steady_clock::time_point> events_;
   EventId next_event_ = 1;
+  std::unique_ptr<CpuGraphs> graphs_;
 };
 
 }  // namespace

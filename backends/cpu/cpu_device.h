@@ -11,6 +11,10 @@ namespace gk {
 struct CpuDeviceOptions {
   int threads = 0;  // 0: hardware concurrency
   std::vector<CpuKernelTable> kernel_tables;
+  // Capture and replay (graphs()). Off by default: on the CPU a replay does the
+  // same work as the launches it recorded; it exists so the executor's CUDA Graph
+  // path is exercised where there is no GPU.
+  bool graphs = false;
 };
 
 std::unique_ptr<Device> make_cpu_device(CpuDeviceOptions options);

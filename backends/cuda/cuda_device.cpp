@@ -2,6 +2,7 @@
 // kernels compiled by NVRTC through the module cache.
 #include "backends/cuda/cuda_device.h"
 
+#include "backends/cuda/cuda_builtin_kernels.h"
 #include "backends/cuda/cuda_context.h"
 #include "backends/cuda/cuda_graph.h"
 #include "backends/cuda/module_cache.h"
@@ -110,6 +111,7 @@ class CudaDevice final : public Device {
   Status upload(DevPtr dst, const void* src, size_t bytes) override {
     if (!bytes) return ok_status();
     GK_RETURN_IF_ERROR(no_capture("upload"));
+    wait_for_other_capture();
     GK_RETURN_IF_ERROR(c_.make_current());
     if (bytes >= kStagedUploadMin) {
       std::lock_guard lock(staging_mutex_);
@@ -123,6 +125,7 @@ class CudaDevice final : public Device {
   Status download(void* dst, DevPtr src, size_t bytes) override {
     if (!bytes) return ok_status();
     GK_RETURN_IF_ERROR(no_capture("download"));
+    wait_for_other_capture();
     GK_RETURN_IF_ERROR(c_.make_current());
     GK_RETURN_IF_ERROR(c_.check(c_.api->cuMemcpyDtoHAsync(dst, src, bytes, c_.stream), "cuMemcpyDtoHAsync_v2"));
     return c_.check(c_.api->cuStreamSynchronize(c_.stream), "cuStreamSynchronize");
@@ -130,12 +133,18 @@ class CudaDevice final : public Device {
 
   Status copy(DevPtr dst, DevPtr src, size_t bytes) override {
     if (!bytes) return ok_status();
+    if (graphs_ && graphs_->capturing_here())
+      return launch_builtin(kBuiltinCopy, KernelArgs().ptr(dst).ptr(src).i64(static_cast<int64_t>(bytes)), bytes);
+    wait_for_other_capture();
     GK_RETURN_IF_ERROR(c_.make_current());
     return c_.check(c_.api->cuMemcpyDtoDAsync(dst, src, bytes, c_.stream), "cuMemcpyDtoDAsync_v2");
   }
 
   Status memset(DevPtr dst, uint8_t value, size_t bytes) override {
     if (!bytes) return ok_status();
+    if (graphs_ && graphs_->capturing_here())
+      return launch_builtin(kBuiltinMemset, KernelArgs().ptr(dst).i32(value).i64(static_cast<int64_t>(bytes)), bytes);
+    wait_for_other_capture();
     GK_RETURN_IF_ERROR(c_.make_current());
     return c_.check(c_.api->cuMemsetD8Async(dst, value, bytes, c_.stream), "cuMemsetD8Async");
   }
@@ -185,6 +194,7 @@ class CudaDevice final : public Device {
     if (!g.x || !g.y || !g.z || !b.x || !b.y || !b.z)
       return invalid_argument("cuda: kernel '{}' launched with an empty grid ({}x{}x{} blocks of {}x{}x{})",
                               kernel.name, g.x, g.y, g.z, b.x, b.y, b.z);
+    wait_for_other_capture();
     GK_RETURN_IF_ERROR(c_.make_current());
     auto fn = static_cast<CUfunction>(kernel.native);
     if (config.shared_bytes > kDefaultSharedLimit) GK_RETURN_IF_ERROR(allow_shared(kernel, config.shared_bytes));
@@ -193,17 +203,19 @@ class CudaDevice final : public Device {
                                                params.data(), nullptr),
                         "cuLaunchKernel");
     if (!s.ok()) return s.with_context(fmt::format("kernel '{}'", kernel.name));
-    if (graphs_ && graphs_->capturing()) graphs_->record_launch(fn, args);
+    if (graphs_ && graphs_->capturing_here()) graphs_->record_launch(fn, args);
     return ok_status();
   }
 
   Status sync() override {
     GK_RETURN_IF_ERROR(no_capture("sync"));
+    wait_for_other_capture();
     GK_RETURN_IF_ERROR(c_.make_current());
     return c_.check(c_.api->cuStreamSynchronize(c_.stream), "cuStreamSynchronize");
   }
 
   Result<EventId> record_event() override {
+    wait_for_other_capture();
     GK_RETURN_IF_ERROR(c_.make_current());
     std::lock_guard lock(mutex_);
     CUevent ev = nullptr;
@@ -257,8 +269,23 @@ class CudaDevice final : public Device {
     CUevent done = nullptr;  // recorded after the DMA that last read `host`
   };
 
+  void wait_for_other_capture() {
+    if (graphs_) graphs_->wait_for_other_capture();
+  }
+
+  // A copy or memset inside a capture, as a kernel node that rebinding can move.
+  Status launch_builtin(const char* entry, const KernelArgs& args, size_t bytes) {
+    GK_TRY(const Kernel* k, compile(builtin_kernel_source(), entry));
+    // Up to 1024 blocks of 256 threads, striding: a copy is bandwidth-bound. // untuned
+    const size_t units = (bytes + 15) / 16;
+    LaunchConfig config;
+    config.grid = {static_cast<uint32_t>(std::clamp<size_t>((units + 255) / 256, 1, 1024)), 1, 1};
+    config.block = {256, 1, 1};
+    return launch(*k, config, args);
+  }
+
   Status no_capture(const char* what) const {
-    if (graphs_ && graphs_->capturing())
+    if (graphs_ && graphs_->capturing_here())
       return invalid_argument("cuda: {} while a graph capture is open (only launches, copies and memsets can "
                               "be captured)", what);
     return ok_status();

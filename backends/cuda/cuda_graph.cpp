@@ -19,19 +19,34 @@ void CudaGraphs::release(Graph& g) const {
   g = Graph{};
 }
 
+bool CudaGraphs::capturing_here() const {
+  if (!capturing()) return false;
+  std::lock_guard lock(mutex_);
+  return capturing() && owner_ == std::this_thread::get_id();
+}
+
+void CudaGraphs::wait_for_other_capture() {
+  if (!capturing()) return;
+  std::unique_lock lock(mutex_);
+  capture_closed_.wait(lock, [&] { return !capturing() || owner_ == std::this_thread::get_id(); });
+}
+
 void CudaGraphs::record_launch(CUfunction function, const KernelArgs& args) {
   std::lock_guard lock(mutex_);
   if (capturing()) launches_.push_back({function, args});
 }
 
 Status CudaGraphs::begin_capture() {
-  std::lock_guard lock(mutex_);
-  if (capturing()) return invalid_argument("cuda: begin_capture while a capture is already open");
+  std::unique_lock lock(mutex_);
+  if (capturing() && owner_ == std::this_thread::get_id())
+    return invalid_argument("cuda: begin_capture while this thread's capture is already open");
+  capture_closed_.wait(lock, [&] { return !capturing(); });
   GK_RETURN_IF_ERROR(c_.make_current());
   // Relaxed: a pool allocation on another thread during the capture is legal.
   GK_RETURN_IF_ERROR(
       c_.check(c_.api->cuStreamBeginCapture(c_.stream, CU_STREAM_CAPTURE_MODE_RELAXED), "cuStreamBeginCapture_v2"));
   launches_.clear();
+  owner_ = std::this_thread::get_id();
   capturing_.store(true, std::memory_order_release);
   return ok_status();
 }
@@ -74,8 +89,10 @@ Result<std::vector<CudaGraphs::Node>> CudaGraphs::match_nodes(CUgraph graph,
 
 Result<GraphId> CudaGraphs::end_capture() {
   std::lock_guard lock(mutex_);
-  if (!capturing()) return invalid_argument("cuda: end_capture without begin_capture");
+  if (!capturing() || owner_ != std::this_thread::get_id())
+    return invalid_argument("cuda: end_capture without begin_capture on this thread");
   capturing_.store(false, std::memory_order_release);
+  capture_closed_.notify_all();
   std::vector<Launch> launches = std::move(launches_);
   launches_.clear();
   GK_RETURN_IF_ERROR(c_.make_current());
@@ -97,14 +114,17 @@ Result<GraphId> CudaGraphs::end_capture() {
 }
 
 Status CudaGraphs::launch_graph(GraphId graph) {
-  std::lock_guard lock(mutex_);
+  std::unique_lock lock(mutex_);
+  if (capturing() && owner_ == std::this_thread::get_id())
+    return invalid_argument("cuda: launch_graph while this thread is capturing");
+  capture_closed_.wait(lock, [&] { return !capturing(); });
   auto it = graphs_.find(graph);
   if (it == graphs_.end()) return invalid_argument("cuda: unknown graph id {}", graph);
   GK_RETURN_IF_ERROR(c_.make_current());
   return c_.check(c_.api->cuGraphLaunch(it->second.exec, c_.stream), "cuGraphLaunch");
 }
 
-Status CudaGraphs::rebind_pointers(GraphId graph, const std::vector<std::pair<DevPtr, DevPtr>>& remap) {
+Status CudaGraphs::rebind_pointers(GraphId graph, const std::vector<PointerRemap>& remap) {
   std::lock_guard lock(mutex_);
   auto it = graphs_.find(graph);
   if (it == graphs_.end()) return invalid_argument("cuda: unknown graph id {}", graph);
@@ -116,13 +136,10 @@ Status CudaGraphs::rebind_pointers(GraphId graph, const std::vector<std::pair<De
     bool changed = false;
     for (size_t i = 0; i < next.size(); ++i) {
       if (next.kind(i) != ArgKind::kPtr) continue;
-      const DevPtr v = next.get<DevPtr>(i);
-      for (const auto& [from, to] : remap)
-        if (v == from) {
-          next.set_ptr(i, to);
-          changed = true;
-          break;
-        }
+      const DevPtr v = next.get<DevPtr>(i), moved = remap_pointer(v, remap);
+      if (moved == v) continue;
+      next.set_ptr(i, moved);
+      changed = true;
     }
     if (!changed) continue;
     std::vector<void*> values = next.pointers();

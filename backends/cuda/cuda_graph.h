@@ -6,7 +6,9 @@
 #include "backends/device.h"
 
 #include <atomic>
+#include <condition_variable>
 #include <mutex>
+#include <thread>
 #include <unordered_map>
 #include <vector>
 
@@ -18,6 +20,11 @@ class CudaGraphs final : public GraphCapture {
   ~CudaGraphs() override;
 
   bool capturing() const { return capturing_.load(std::memory_order_acquire); }
+  // True when the calling thread holds the open capture.
+  bool capturing_here() const;
+  // The stream is shared: while one thread captures, the others' stream work
+  // would land in its graph, so they wait here until the capture closes.
+  void wait_for_other_capture();
   // The device reports each launch made while capturing: the driver's kernel node
   // holds raw parameter bytes, and only these records say which are pointers.
   void record_launch(CUfunction function, const KernelArgs& args);
@@ -25,7 +32,7 @@ class CudaGraphs final : public GraphCapture {
   Status begin_capture() override;
   Result<GraphId> end_capture() override;
   Status launch_graph(GraphId graph) override;
-  Status rebind_pointers(GraphId graph, const std::vector<std::pair<DevPtr, DevPtr>>& remap) override;
+  Status rebind_pointers(GraphId graph, const std::vector<PointerRemap>& remap) override;
   void destroy_graph(GraphId graph) override;
 
  private:
@@ -48,8 +55,10 @@ class CudaGraphs final : public GraphCapture {
   void release(Graph& g) const;
 
   const CudaContext& c_;
-  std::mutex mutex_;
+  mutable std::mutex mutex_;
+  std::condition_variable capture_closed_;
   std::atomic<bool> capturing_{false};
+  std::thread::id owner_;
   std::vector<Launch> launches_;
   std::unordered_map<GraphId, Graph> graphs_;
   GraphId next_id_ = 1;

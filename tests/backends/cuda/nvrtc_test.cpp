@@ -1,5 +1,6 @@
 // NVRTC compiles the kernel sources without a GPU: every entry of the backend
 // test family, for the two architectures gkrun targets first.
+#include "backends/cuda/cuda_builtin_kernels.h"
 #include "backends/cuda/cuda_device.h"
 #include "tests/backends/cuda/skip.h"
 #include "tests/backends/test_kernels.h"
@@ -47,6 +48,17 @@ TEST_CASE("nvrtc: every test kernel compiles for sm_80 and sm_90", "[nvrtc]") {
     }
     std::printf("nvrtc %d.%d: compiled %zu test_kernels entries for sm_%d as %s\n", major, minor,
                 image->lowered_names.size(), cc, image->target.c_str());
+  }
+}
+
+TEST_CASE("nvrtc: the backend's own copy and memset kernels (graph capture) compile", "[nvrtc]") {
+  version_or_skip();
+  const std::vector<std::string> entries = {cuda::kBuiltinCopy, cuda::kBuiltinMemset};
+  for (int cc : {80, 90}) {
+    auto image = nvrtc_compile(cuda::builtin_kernel_source(), entries, NvrtcOptions{cc / 10, cc % 10, true});
+    INFO((image.ok() ? std::string() : image.status().message()));
+    REQUIRE(image.ok());
+    CHECK(image->lowered_names.size() == 2);
   }
 }
 
