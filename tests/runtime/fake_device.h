@@ -1,12 +1,13 @@
-// A test double for the kit tests: forwards to the CPU backend and counts what the
-// kit asks of the device. `capacity` makes it refuse allocations past a total, the
+// A test double for the kit tests: forwards to the test backend (CPU, or CUDA with
+// GK_TEST_BACKEND=cuda: tests/runtime/test_device.h) and counts what the kit asks
+// of the device. `capacity` makes it refuse allocations past a total, the
 // way a full GPU does, so the pool's trim-and-retry path can be driven.
 #pragma once
 
-#include "backends/cpu/cpu_device.h"
 #include "backends/device.h"
 #include "runtime/kit/kit.h"
 #include "tests/backends/test_kernels.h"
+#include "tests/runtime/test_device.h"
 
 #include <algorithm>
 #include <atomic>
@@ -31,7 +32,7 @@ struct DeviceLog {
 class FakeDevice final : public Device {
  public:
   FakeDevice(std::shared_ptr<DeviceLog> log, size_t capacity = SIZE_MAX, int threads = 2)
-      : inner_(make_cpu_device(CpuDeviceOptions{threads, {test_kernel_table()}})),
+      : inner_(make_test_device(threads)),
         log_(std::move(log)), capacity_(capacity) {}
   ~FakeDevice() override {
     log_->live_blocks_at_destruction = log_->live_blocks.load();

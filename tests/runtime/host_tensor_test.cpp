@@ -7,7 +7,7 @@
 
 using namespace gk;
 
-TEST_CASE("checked_numel: products, negative dims, int64 overflow", "[runtime][shape]") {
+TEST_CASE("checked_numel: products, negative dims, int64 overflow", "[runtime][shape][nodevice]") {
   CHECK(checked_numel(Shape{}).value() == 1);
   CHECK(checked_numel(Shape{2, 3, 4}).value() == 24);
   CHECK(checked_numel(Shape{5, 0, 7}).value() == 0);
@@ -27,7 +27,7 @@ TEST_CASE("checked_numel: products, negative dims, int64 overflow", "[runtime][s
   CHECK(contiguous_strides(Shape{}).empty());
 }
 
-TEST_CASE("HostTensor::allocate is zero-filled and writable", "[runtime][host]") {
+TEST_CASE("HostTensor::allocate is zero-filled and writable", "[runtime][host][nodevice]") {
   auto t = HostTensor::allocate(DType::kF32, {2, 3});
   REQUIRE(t.ok());
   CHECK(t->numel() == 6);
@@ -49,7 +49,7 @@ TEST_CASE("HostTensor::allocate is zero-filled and writable", "[runtime][host]")
   CHECK(i4->bytes() == 2);
 }
 
-TEST_CASE("HostTensor::from_bytes and borrow check the byte count", "[runtime][host]") {
+TEST_CASE("HostTensor::from_bytes and borrow check the byte count", "[runtime][host][nodevice]") {
   const int32_t v[3] = {1, -2, 3};
   auto t = HostTensor::from_bytes(DType::kI32, {3}, v, 12);
   REQUIRE(t.ok());
@@ -69,7 +69,7 @@ TEST_CASE("HostTensor::from_bytes and borrow check the byte count", "[runtime][h
         StatusCode::kInvalidArgument);
 }
 
-TEST_CASE("as_f64 / as_i64 for every computable dtype", "[runtime][host]") {
+TEST_CASE("as_f64 / as_i64 for every computable dtype", "[runtime][host][nodevice]") {
   auto f16 = HostTensor::from_vector<uint16_t>(DType::kF16, {3}, {0x3c00, 0xc500, 0x0001});
   CHECK(f16.to_f64_vector() == std::vector<double>{1.0, -5.0, std::ldexp(1.0, -24)});
   CHECK(f16.as_i64(1) == -5);
@@ -89,7 +89,7 @@ TEST_CASE("as_f64 / as_i64 for every computable dtype", "[runtime][host]") {
   CHECK(i64.as_i64(0) == -9007199254740993LL);
 }
 
-TEST_CASE("strings and reshaped", "[runtime][host]") {
+TEST_CASE("strings and reshaped", "[runtime][host][nodevice]") {
   auto s = HostTensor::strings({2}, {"a", "bc"});
   CHECK(s.dtype() == DType::kString);
   CHECK(s.numel() == 2);

@@ -1,5 +1,6 @@
 #include "runtime/kit/kit.h"
 #include "tests/runtime/fake_device.h"
+#include "tests/runtime/test_device.h"
 
 #include <catch2/catch.hpp>
 
@@ -9,7 +10,7 @@
 using namespace gk;
 using gk::test::FakeKit;
 
-TEST_CASE("size classes: 512 B steps below 1 MiB, eighths of an octave above", "[runtime][pool]") {
+TEST_CASE("size classes: 512 B steps below 1 MiB, eighths of an octave above", "[runtime][pool][nodevice]") {
   CHECK(Pool::size_class(0) == 512);
   CHECK(Pool::size_class(1) == 512);
   CHECK(Pool::size_class(512) == 512);
@@ -147,13 +148,10 @@ TEST_CASE("a disabled pool frees straight to the device", "[runtime][pool]") {
 }
 
 TEST_CASE("a request larger than the device is ResourceExhausted naming its size", "[runtime][pool]") {
-  SECTION("the CPU device") {
-    KitOptions o;
-    o.device.threads = 1;
-    auto kit = Kit::open(o);
-    REQUIRE(kit.ok());
-    const size_t total = kit->device().info().total_bytes;
-    auto big = kit->alloc(DType::kU8, static_cast<int64_t>(total) + 1);
+  SECTION("the test backend's device") {
+    Kit kit = Kit::adopt(gk::test::make_test_device(1));
+    const size_t total = kit.device().info().total_bytes;
+    auto big = kit.alloc(DType::kU8, static_cast<int64_t>(total) + 1);
     REQUIRE(big.status().code() == StatusCode::kResourceExhausted);
     CHECK_THAT(big.status().message(), Catch::Contains(std::to_string(total + 1) + " bytes"));
   }
