@@ -70,7 +70,7 @@ TEST_CASE("fold-batchnorm: Conv + BN folds into weights and bias (2 channels)", 
   CHECK_FALSE(b.g.values[b.id("gamma")].initializer);
 }
 
-TEST_CASE("fold-batchnorm: Conv without bias gets one; a shared weight is copied", "[passes]") {
+TEST_CASE("fold-batchnorm: Conv without bias gets one, a shared weight is copied", "[passes]") {
   Builder b;
   ValueId x = b.input("x");
   ValueId wv = b.init("W", f32({2, 1, 1, 1}, {2.0f, -3.0f}));

@@ -56,7 +56,7 @@ std::string mismatch(const Value& v, const HostTensor& t) {
 
 }  // namespace
 
-TEST_CASE("loader corpus: every ONNX backend model loads; strict loads fail only as unsupported", "[loader][corpus]") {
+TEST_CASE("loader corpus: every ONNX backend model loads, strict loads fail only as unsupported", "[loader][corpus]") {
   if (!fs::is_directory(kData)) {
     WARN("skipped: no ONNX backend test data at " << kData);
     return;

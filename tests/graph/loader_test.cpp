@@ -445,7 +445,7 @@ TEST_CASE("loader: IR helpers find, add_value and rebuild_uses", "[loader][ir]")
   CHECK(g.values[static_cast<size_t>(ib)].producer == 0);
 }
 
-TEST_CASE("loader: a model loads from memory; external data then needs a folder", "[loader]") {
+TEST_CASE("loader: a model loads from memory, external data then needs a folder", "[loader]") {
   auto m = make_model();
   auto* g = m.mutable_graph();
   add_initializer(g, "w", onnx::TensorProto::FLOAT, {1})->set_raw_data(bytes_of(std::vector<float>{4}));

@@ -141,7 +141,7 @@ TEST_CASE("comparisons and logic give bool", "[elementwise]") {
   CHECK(values_of<bool>(run1("Or", {p, q})) == std::vector<bool>{false, true, true, true});
 }
 
-TEST_CASE("Max/Min propagate NaN; Sum/Mean fold many inputs", "[elementwise]") {
+TEST_CASE("Max/Min propagate NaN, Sum/Mean fold many inputs", "[elementwise]") {
   const float nan = std::nanf("");
   auto a = f32({3}, {1, nan, 3});
   auto b = f32({3}, {nan, 2, 1});

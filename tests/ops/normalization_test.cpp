@@ -202,7 +202,7 @@ TEST_CASE("MeanVarianceNormalization over split axes", "[normalization]") {
   check_close(doubles_of(r->outputs[0]), want);
 }
 
-TEST_CASE("LpNormalization p = 1, 2 and a zero row; LRN", "[normalization]") {
+TEST_CASE("LpNormalization p = 1, 2 and a zero row, LRN", "[normalization]") {
   auto c = call("LpNormalization", 1, {f32({3, 2}, {3, 4, 0, 0, -1, 1})});
   auto r = run_op(c);
   REQUIRE(r.ok());

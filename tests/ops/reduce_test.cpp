@@ -143,7 +143,7 @@ TEST_CASE("reduce f16 accumulates in f32", "[reduce]") {
   CHECK(doubles_of(r->outputs[0]) == std::vector<double>{3.0, 3.0});
 }
 
-TEST_CASE("reduce empty sets give the identity; noop_with_empty_axes maps elements", "[reduce]") {
+TEST_CASE("reduce empty sets give the identity, noop_with_empty_axes maps elements", "[reduce]") {
   const Shape shape{2, 0, 3};
   const std::vector<std::pair<const char*, double>> identity = {
       {"ReduceSum", 0}, {"ReduceProd", 1}, {"ReduceMax", -INFINITY}, {"ReduceMin", INFINITY},

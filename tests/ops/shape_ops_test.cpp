@@ -75,7 +75,7 @@ TEST_CASE("Flatten, Squeeze and Unsqueeze across opset forms", "[ops][shape]") {
   CHECK(run_op(u11)->outputs[0].shape() == Shape{2, 1, 3});
 }
 
-TEST_CASE("Identity and Dropout copy; the mask is ones of the opset's type", "[ops][shape]") {
+TEST_CASE("Identity and Dropout copy, the mask is ones of the opset's type", "[ops][shape]") {
   auto x = HostTensor::from_vector(DType::kI64, {3}, std::vector<int64_t>{7, -8, 9});
   auto ri = run_op(call("Identity", 16, {x}));
   REQUIRE(ri.ok());
@@ -99,7 +99,7 @@ TEST_CASE("Identity and Dropout copy; the mask is ones of the opset's type", "[o
   CHECK(run_op(train).status().code() == StatusCode::kUnimplemented);
 }
 
-TEST_CASE("Constant attribute forms; Shape start/end; Size", "[ops][shape]") {
+TEST_CASE("Constant attribute forms, Shape start/end, Size", "[ops][shape]") {
   OpCall ints = call("Constant", 13, {});
   ints.attrs.set("value_ints", ints_attr({4, -5, 6}));
   auto r = run_op(ints);

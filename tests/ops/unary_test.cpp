@@ -51,7 +51,7 @@ AttrMap int_attr(const std::string& name, int64_t v) {
 
 }  // namespace
 
-TEST_CASE("Round is half to even; Sign and Relu keep NaN", "[unary]") {
+TEST_CASE("Round is half to even, Sign and Relu keep NaN", "[unary]") {
   auto r = run1("Round", {f32({6}, {0.5f, 1.5f, 2.5f, -0.5f, -1.5f, 2.6f})});
   CHECK(values_of<float>(r) == std::vector<float>{0, 2, 2, -0.0f, -2, 3});
   const float nan = std::nanf("");
