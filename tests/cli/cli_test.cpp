@@ -230,6 +230,75 @@ TEST_CASE("gkrun bench --json and profile --trace produce the documented fields"
   CHECK(events == 3);
 }
 
+// A JSON text is well formed as far as brackets and strings go: enough to catch a
+// truncated or interleaved trace without a JSON library.
+bool balanced_json(const std::string& t) {
+  std::string stack;
+  bool in_string = false;
+  for (size_t i = 0; i < t.size(); ++i) {
+    const char c = t[i];
+    if (in_string) {
+      if (c == '\\') ++i;
+      else if (c == '"') in_string = false;
+    } else if (c == '"') {
+      in_string = true;
+    } else if (c == '{' || c == '[') {
+      stack += c;
+    } else if (c == '}' || c == ']') {
+      if (stack.empty() || stack.back() != (c == '}' ? '{' : '[')) return false;
+      stack.pop_back();
+    }
+  }
+  return stack.empty() && !in_string;
+}
+
+size_t count(const std::string& s, const std::string& what) {
+  size_t n = 0;
+  for (size_t pos = 0; (pos = s.find(what, pos)) != std::string::npos; pos += what.size()) ++n;
+  return n;
+}
+
+TEST_CASE("gkrun bench and profile on the PaddleOCR detector: fields, and one trace event per launch", "[cli][ocr]") {
+  const fs::path det = fs::path(GK_SOURCE_DIR) / "tools" / "ort" / "node_modules" / "@gutenye" / "ocr-models" /
+                       "assets" / "ch_PP-OCRv4_det_infer.onnx";
+  if (!fs::exists(det)) {
+    WARN("SKIP: " << det << " absent (scripts/setup.sh installs it)");
+    return;
+  }
+  const std::string model = det.string() + " --shape x=1x3x320x320 --backend cpu";
+  Result b = gkrun("bench " + model + " --iterations 2 --warmup 1 --json");
+  INFO(b.err);
+  REQUIRE(b.code == 0);
+  CHECK(balanced_json(b.out));
+  for (const char* key : {"\"min_ms\"", "\"median_ms\"", "\"mean_ms\"", "\"p90_ms\"", "\"p99_ms\"", "\"max_ms\"",
+                          "\"throughput_per_s\"", "\"session_ms\"", "\"first_run_ms\"", "\"kernel_compiles\"",
+                          "\"kernel_cache_hits\"", "\"peak_bytes\""})
+    CHECK_THAT(b.out, Catch::Contains(key));
+
+  fs::path trace = temp_dir() / "det_trace.json";
+  Result p = gkrun("profile " + model + " --iterations 2 --top 100000 --json --trace " + trace.string());
+  INFO(p.err);
+  REQUIRE(p.code == 0);
+  CHECK(balanced_json(p.out));
+  const std::string t = slurp(trace);
+  REQUIRE(balanced_json(t));
+  // The kernel table's calls add up to the launches, and each launch is one event.
+  const size_t begin = p.out.find("\"kernels\":["), end = p.out.find("\"op_types\"");
+  REQUIRE(begin != std::string::npos);
+  REQUIRE(end != std::string::npos);
+  const std::string kernels = p.out.substr(begin, end - begin);
+  size_t calls = 0;
+  for (size_t pos = 0; (pos = kernels.find("\"calls\":", pos)) != std::string::npos;) {
+    pos += 8;
+    calls += std::stoul(kernels.substr(pos));
+  }
+  CHECK(calls > 100);  // a real network, not a stub
+  CHECK(count(t, "\"ph\":\"X\"") == calls);
+  CHECK(count(t, "\"op_type\":\"ConvTranspose\"") > 0);
+  CHECK(count(t, "\"shapes\":\"1x3x320x320") > 0);
+  CHECK(count(t, "\"ph\":\"C\"") > 0);  // the planned-memory counter track
+}
+
 TEST_CASE("gkrun check passes an ONNX node test folder", "[cli]") {
   const fs::path dir = kData / "node" / "test_relu";
   if (!fs::exists(dir)) {
