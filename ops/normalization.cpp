@@ -28,6 +28,8 @@ struct NormAttrs {
   bool per_channel_affine = true;  // GroupNormalization 21 (scale [C]) vs 18 (scale [G])
   std::vector<int64_t> axes;     // MeanVarianceNormalization
   bool spatial = true;           // BatchNormalization before opset 9
+  bool training = false;         // BatchNormalization 14+: batch statistics, running-statistics outputs
+  float momentum = 0.9f;
 };
 
 Status require_float(const InferContext& ctx, DType t) {
@@ -213,20 +215,24 @@ Status run_mvn(KernelContext& ctx) {
   return launch_norm(ctx, p, 0, 0, 0, 0, DType::kF32);
 }
 
-// ---- BatchNormalization, inference form.
+// ---- BatchNormalization: inference, and the training form of opset 14+.
 
 Result<ParsedAttrs> parse_batch(const AttrMap& a, const NodeView& node) {
   auto r = std::make_shared<NormAttrs>();
   GK_TRY(r->epsilon, a.get_float("epsilon", 1e-5f));
   GK_TRY(int64_t training, a.get_int("training_mode", 0));
   GK_TRY(int64_t spatial, a.get_int("spatial", 1));
+  GK_TRY(r->momentum, a.get_float("momentum", 0.9f));
   r->spatial = node.opset >= 9 || spatial != 0;
-  // Opset 14 made the statistics outputs training-only; before it they were the
-  // training outputs of the same op.
-  if (training != 0 || node.num_outputs > 1)
-    return unimplemented("{}: training mode (training_mode=1 or the running-statistics outputs) is not "
-                         "supported; only inference BatchNormalization is",
-                         node.describe());
+  r->training = training != 0;
+  // Before opset 14 the extra outputs were the training outputs of another form
+  // (saved mean and variance for a backward pass), which only training runs use.
+  if (node.opset < 14 && node.num_outputs > 1)
+    return unimplemented("{}: the training outputs of BatchNormalization-{} (mean, var, saved_mean, saved_var) "
+                         "are not supported; opset 14+ training mode is",
+                         node.describe(), node.opset);
+  if (node.num_outputs > 1 && !r->training)
+    return invalid_model("{}: running_mean/running_var outputs require training_mode=1", node.describe());
   return ParsedAttrs(std::move(r));
 }
 
@@ -257,6 +263,7 @@ Status infer_batch(InferContext& ctx) {
   if (ctx.in(1).dtype != ctx.in(2).dtype || ctx.in(3).dtype != ctx.in(4).dtype)
     return ctx.fail("scale and B, and input_mean and input_var, must share a type");
   ctx.outputs[0] = x;
+  for (size_t o = 1; o < ctx.outputs.size(); ++o) ctx.outputs[o] = {ctx.in(3).dtype, {channels}};
   return ok_status();
 }
 
@@ -266,8 +273,24 @@ Status run_batch(KernelContext& ctx) {
   const int64_t n = x.numel();
   if (n == 0) return ok_status();
   auto [channels, inner] = batch_layout(r, x.shape);
+  const DType q = ctx.in(3).dtype;
+  DevPtr mean = ctx.in(3).ptr, var = ctx.in(4).ptr;
+  if (r.training) {
+    GK_TRY(GkBuf batch_mean, ctx.scratch(q, channels));
+    GK_TRY(GkBuf batch_var, ctx.scratch(q, channels));
+    auto output = [&](size_t o) { return o < ctx.num_outputs() && ctx.node().has_output(o) ? ctx.out(o).ptr : DevPtr{0}; };
+    KernelArgs stats;
+    stats.ptr(x.ptr).ptr(mean).ptr(var).ptr(batch_mean.ptr()).ptr(batch_var.ptr()).ptr(output(1)).ptr(output(2));
+    stats.i64(x.shape[0]).i64(channels).i64(std::max<int64_t>(inner, 1)).f64(r.momentum);
+    GK_RETURN_IF_ERROR(ctx.launch(kernel_sources::normalization,
+                                  fmt::format("gk_batchnorm_stats<{}, {}>", kernel_type_name(x.dtype),
+                                              kernel_type_name(q)),
+                                  grid_for(channels), stats));
+    mean = batch_mean.ptr();
+    var = batch_var.ptr();
+  }
   KernelArgs args;
-  args.ptr(x.ptr).ptr(ctx.in(1).ptr).ptr(ctx.in(2).ptr).ptr(ctx.in(3).ptr).ptr(ctx.in(4).ptr).ptr(ctx.out(0).ptr);
+  args.ptr(x.ptr).ptr(ctx.in(1).ptr).ptr(ctx.in(2).ptr).ptr(mean).ptr(var).ptr(ctx.out(0).ptr);
   args.i64(n).i64(channels).i64(std::max<int64_t>(inner, 1)).f64(r.epsilon);
   return ctx.launch(kernel_sources::normalization,
                     fmt::format("gk_batchnorm<{}, {}, {}>", kernel_type_name(x.dtype),

@@ -421,7 +421,7 @@ const OpSchema kShapeOps[] = {
     {"", "Unsqueeze", 1, 12, &kUnsqueezeAttr, kView},
     {"", "Unsqueeze", 13, kOpsetCurrent, &kUnsqueezeInput, kViewHost1},
     {"", "Identity", 1, kOpsetCurrent, &kIdentity, kView},
-    {"", "Dropout", 7, kOpsetCurrent, &kDropout, {.alias_input = 0, .host_inputs = 1u << 2}},
+    {"", "Dropout", 7, kOpsetCurrent, &kDropout, {.alias_input = 0, .host_inputs = (1u << 1) | (1u << 2)}},
     {"", "Constant", 1, kOpsetCurrent, &kConstant, {}},
     {"", "Shape", 1, kOpsetCurrent, &kShape, {}},
     {"", "Size", 1, kOpsetCurrent, &kSize, {}},

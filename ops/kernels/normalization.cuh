@@ -119,6 +119,38 @@ GK_KERNEL void gk_batchnorm(const T* GK_RESTRICT x, const P* GK_RESTRICT scale, 
   }
 }
 
+// BatchNormalization, training form: one thread per channel of [N, channels, inner]
+// takes the batch mean and population variance (double accumulation, two passes)
+// and blends the running statistics (null pointers: outputs not requested).
+// Channel-serial by design: training-mode BatchNormalization in an inference
+// model is rare, and this keeps it one kernel with no atomics.
+template <typename T, typename Q>
+GK_KERNEL void gk_batchnorm_stats(const T* GK_RESTRICT x, const Q* GK_RESTRICT in_mean, const Q* GK_RESTRICT in_var,
+                                  Q* GK_RESTRICT batch_mean, Q* GK_RESTRICT batch_var, Q* GK_RESTRICT run_mean,
+                                  Q* GK_RESTRICT run_var, int64_t batch, int64_t channels, int64_t inner,
+                                  double momentum) {
+  typedef typename gk_acc<T>::type A;
+  typedef typename gk_acc<Q>::type QA;
+  GK_KERNEL_LOOP(c, channels) {
+    const double count = (double)(batch * inner);
+    double sum = 0;
+    for (int64_t b = 0; b < batch; ++b)
+      for (int64_t i = 0; i < inner; ++i) sum += (double)(A)x[(b * channels + c) * inner + i];
+    const double mean = count > 0 ? sum / count : 0;
+    double sq = 0;
+    for (int64_t b = 0; b < batch; ++b)
+      for (int64_t i = 0; i < inner; ++i) {
+        const double d = (double)(A)x[(b * channels + c) * inner + i] - mean;
+        sq += d * d;
+      }
+    const double var = count > 0 ? sq / count : 0;
+    batch_mean[c] = (Q)(QA)mean;
+    batch_var[c] = (Q)(QA)var;
+    if (run_mean) run_mean[c] = (Q)(QA)((double)(QA)in_mean[c] * momentum + mean * (1 - momentum));
+    if (run_var) run_var[c] = (Q)(QA)((double)(QA)in_var[c] * momentum + var * (1 - momentum));
+  }
+}
+
 // LRN across channels of [N, C, inner]: y = x / (bias + alpha / size * sum of
 // squares over the window [c - (size-1)/2, c + ceil((size-1)/2)]) ^ beta.
 template <typename T>
