@@ -8,6 +8,7 @@
 #include "ops/kernel_sources.h"
 
 #include <memory>
+#include <optional>
 #include <vector>
 
 namespace gk {
@@ -78,13 +79,66 @@ constexpr BinaryOp kBitXorOp{"gk_op_bitxor", kIntTypes, false};
 constexpr BinaryOp kShlOp{"gk_op_shl", kShiftTypes, false};
 constexpr BinaryOp kShrOp{"gk_op_shr", kShiftTypes, false};
 
+// Opsets 1-6: B broadcasts to A only when broadcast=1, either as a scalar or with
+// its shape matching a contiguous run of A's dims from `axis` (suffix when unset).
+struct LegacyBroadcast {
+  bool on = false;      // the op is a 1-6 version
+  bool broadcast = false;
+  std::optional<int64_t> axis;
+};
+
 struct BinaryAttrs {
   BinaryOp op;
+  LegacyBroadcast legacy;
 };
 
 template <const BinaryOp* Op>
 Result<ParsedAttrs> parse_fixed(const AttrMap&, const NodeView&) {
-  return ParsedAttrs(std::make_shared<BinaryAttrs>(BinaryAttrs{*Op}));
+  return ParsedAttrs(std::make_shared<BinaryAttrs>(BinaryAttrs{*Op, {}}));
+}
+
+Result<LegacyBroadcast> parse_legacy_broadcast(const AttrMap& attrs, const NodeView& node) {
+  LegacyBroadcast l{true, false, std::nullopt};
+  GK_TRY(int64_t broadcast, attrs.get_int("broadcast", 0));
+  l.broadcast = broadcast != 0;
+  if (attrs.has("axis")) {
+    GK_TRY(int64_t axis, attrs.get_int("axis", 0));
+    l.axis = axis;
+  }
+  return l;
+}
+
+template <const BinaryOp* Op>
+Result<ParsedAttrs> parse_legacy(const AttrMap& attrs, const NodeView& node) {
+  GK_TRY(LegacyBroadcast l, parse_legacy_broadcast(attrs, node));
+  return ParsedAttrs(std::make_shared<BinaryAttrs>(BinaryAttrs{*Op, l}));
+}
+
+// B's shape with trailing 1s, so numpy broadcasting against A gives the legacy
+// alignment; an error names both shapes when B does not fit.
+Result<Shape> legacy_b_shape(const LegacyBroadcast& l, const Shape& a, const Shape& b, const NodeView& node) {
+  if (!l.broadcast) {
+    if (a != b)
+      return invalid_model("{}: shapes {} and {} differ and broadcast=0 (opset {} broadcasts only on request)",
+                           node.describe(), shape_str(a), shape_str(b), node.opset);
+    return b;
+  }
+  if (numel(b) == 1) return Shape{};
+  const int64_t rank = static_cast<int64_t>(a.size()), brank = static_cast<int64_t>(b.size());
+  int64_t axis = l.axis ? *l.axis : rank - brank;
+  if (axis < 0) axis += rank;
+  if (brank > rank || axis < 0 || axis + brank > rank)
+    return invalid_model("{}: B of shape {} does not fit A of shape {} at axis {}", node.describe(), shape_str(b),
+                         shape_str(a), axis);
+  // The spec says 1-dim expansion "doesn't work yet", but converters of the time
+  // emitted it (a 2x1 B on a 2x3 A) meaning numpy's; accept that reading.
+  for (int64_t d = 0; d < brank; ++d)
+    if (b[d] != a[axis + d] && b[d] != 1)
+      return invalid_model("{}: B of shape {} does not match A of shape {} from axis {}", node.describe(),
+                           shape_str(b), shape_str(a), axis);
+  Shape aligned = b;
+  aligned.resize(rank - axis, 1);
+  return aligned;
 }
 
 // Mod: fmod=0 takes the divisor's sign (Python), fmod=1 the dividend's (C fmod).
@@ -124,6 +178,12 @@ Status infer_binary(InferContext& ctx) {
     return unimplemented("{}: comparing strings needs both values before the run (constants); "
                          "strings cannot live on the device",
                          ctx.node.describe());
+  const LegacyBroadcast& legacy = attrs_as<BinaryAttrs>(ctx.attrs).legacy;
+  if (legacy.on) {
+    GK_RETURN_IF_ERROR(legacy_b_shape(legacy, ctx.in(0).shape, ctx.in(1).shape, ctx.node).status());
+    ctx.outputs[0] = {op.bool_out ? DType::kBool : t, ctx.in(0).shape};
+    return ok_status();
+  }
   GK_TRY(Shape shape, infer_broadcast(ctx, ctx.inputs));
   ctx.outputs[0] = {op.bool_out ? DType::kBool : t, std::move(shape)};
   return ok_status();
@@ -160,9 +220,13 @@ Status run_string_equal(KernelContext& ctx) {
 }
 
 Status run_binary(KernelContext& ctx) {
-  const BinaryOp& op = ctx.attrs<BinaryAttrs>().op;
+  const auto& attrs = ctx.attrs<BinaryAttrs>();
   if (ctx.in(0).dtype == DType::kString) return run_string_equal(ctx);
-  return launch_binary(ctx, op.functor, ctx.in(0).dtype, ctx.in(0), ctx.in(1), ctx.out(0));
+  TensorRef b = ctx.in(1);
+  if (attrs.legacy.on) {
+    GK_TRY(b.shape, legacy_b_shape(attrs.legacy, ctx.in(0).shape, b.shape, ctx.node()));
+  }
+  return launch_binary(ctx, attrs.op.functor, ctx.in(0).dtype, ctx.in(0), b, ctx.out(0));
 }
 
 // Pow-7 has one type for base and exponent; Pow-12 lets the exponent differ. The
@@ -171,13 +235,24 @@ Status infer_pow(InferContext& ctx) {
   GK_RETURN_IF_ERROR(check_inputs(ctx, 2));
   GK_RETURN_IF_ERROR(check_type(ctx.node, 0, ctx.in(0).dtype, kPowBaseTypes));
   GK_RETURN_IF_ERROR(check_type(ctx.node, 1, ctx.in(1).dtype, kPowExponentTypes));
+  if (ctx.attrs) {  // Pow-1: legacy broadcast
+    const LegacyBroadcast& legacy = attrs_as<BinaryAttrs>(ctx.attrs).legacy;
+    GK_RETURN_IF_ERROR(legacy_b_shape(legacy, ctx.in(0).shape, ctx.in(1).shape, ctx.node).status());
+    ctx.outputs[0] = ctx.in(0);
+    return ok_status();
+  }
   GK_TRY(Shape shape, infer_broadcast(ctx, ctx.inputs));
   ctx.outputs[0] = {ctx.in(0).dtype, std::move(shape)};
   return ok_status();
 }
 
 Status run_pow(KernelContext& ctx) {
-  const TensorRef &a = ctx.in(0), &b = ctx.in(1), &out = ctx.out(0);
+  const TensorRef &a = ctx.in(0), &out = ctx.out(0);
+  TensorRef b = ctx.in(1);
+  if (ctx.raw_attrs()) {
+    const LegacyBroadcast& legacy = ctx.attrs<BinaryAttrs>().legacy;
+    GK_TRY(b.shape, legacy_b_shape(legacy, a.shape, b.shape, ctx.node()));
+  }
   const int64_t n = out.numel();
   if (n == 0) return ok_status();
   const Shape shapes[] = {a.shape, b.shape};
@@ -191,6 +266,22 @@ Status run_pow(KernelContext& ctx) {
 }
 
 // PRelu broadcasts slope to X only (unidirectional, opset 7+): Y has X's shape.
+// PRelu 1-6: a one-element slope is shared; otherwise it holds one value per channel
+// (dim 1), as the converters of the time wrote it.
+Shape legacy_slope_shape(const Shape& x, const Shape& slope) {
+  if (numel(slope) == 1) return {};
+  if (slope.size() == 1 && x.size() >= 2 && slope[0] == x[1]) {
+    Shape aligned(x.size() - 1, 1);
+    aligned[0] = slope[0];
+    return aligned;
+  }
+  return slope;
+}
+
+Result<ParsedAttrs> parse_prelu_legacy(const AttrMap&, const NodeView&) {
+  return ParsedAttrs(std::make_shared<BinaryAttrs>(BinaryAttrs{{"gk_op_prelu", kPReluTypes, false}, {true, true, {}}}));
+}
+
 Status infer_prelu(InferContext& ctx) {
   GK_RETURN_IF_ERROR(check_inputs(ctx, 2));
   const DType t = ctx.in(0).dtype;
@@ -198,7 +289,8 @@ Status infer_prelu(InferContext& ctx) {
   if (ctx.in(1).dtype != t)
     return ctx.fail(fmt::format("slope has element type {}, X has {}", dtype_name(ctx.in(1).dtype),
                                 dtype_name(t)));
-  auto map = broadcast_map(ctx.in(0).shape, ctx.in(1).shape);
+  const Shape slope = ctx.attrs ? legacy_slope_shape(ctx.in(0).shape, ctx.in(1).shape) : ctx.in(1).shape;
+  auto map = broadcast_map(ctx.in(0).shape, slope);
   if (!map.ok())
     return ctx.fail(fmt::format("slope shape {} does not broadcast to X shape {}",
                                 shape_str(ctx.in(1).shape), shape_str(ctx.in(0).shape)));
@@ -207,7 +299,9 @@ Status infer_prelu(InferContext& ctx) {
 }
 
 Status run_prelu(KernelContext& ctx) {
-  return launch_binary(ctx, "gk_op_prelu", ctx.in(0).dtype, ctx.in(0), ctx.in(1), ctx.out(0));
+  TensorRef slope = ctx.in(1);
+  if (ctx.raw_attrs()) slope.shape = legacy_slope_shape(ctx.in(0).shape, slope.shape);
+  return launch_binary(ctx, "gk_op_prelu", ctx.in(0).dtype, ctx.in(0), slope, ctx.out(0));
 }
 
 #define FIXED(name, op) constexpr OpImpl name{&parse_fixed<&op>, &infer_binary, &run_binary};
@@ -227,6 +321,21 @@ FIXED(kBitwiseAnd, kBitAndOp)
 FIXED(kBitwiseOr, kBitOrOp)
 FIXED(kBitwiseXor, kBitXorOp)
 #undef FIXED
+#define LEGACY(name, op) constexpr OpImpl name{&parse_legacy<&op>, &infer_binary, &run_binary};
+LEGACY(kAdd1, kAddOp)
+LEGACY(kSub1, kSubOp)
+LEGACY(kMul1, kMulOp)
+LEGACY(kDiv1, kDivOp)
+LEGACY(kEqual1, kEqOp)
+LEGACY(kLess1, kLtOp)
+LEGACY(kGreater1, kGtOp)
+LEGACY(kAnd1, kAndOp)
+LEGACY(kOr1, kOrOp)
+LEGACY(kXor1, kXorOp)
+#undef LEGACY
+// Pow-1 reads only the broadcast attributes (the functor is Pow's own launcher's).
+constexpr OpImpl kPow1{&parse_legacy<&kAddOp>, &infer_pow, &run_pow};
+constexpr OpImpl kPRelu1{&parse_prelu_legacy, &infer_prelu, &run_prelu};
 constexpr OpImpl kMod{&parse_mod, &infer_binary, &run_binary};
 constexpr OpImpl kBitShift{&parse_bitshift, &infer_binary, &run_binary};
 constexpr OpImpl kPow{nullptr, &infer_pow, &run_pow};
@@ -239,6 +348,18 @@ constexpr OpTraits kToBool{.elementwise = true};
 // Equal-11/13/19, Less-9/13, Pow-12/13/15, PRelu-9/16, Mod-13), which the type
 // checks cover, except where noted.
 const OpSchema kOps[] = {
+    {"", "Add", 1, 6, &kAdd1, kSameType},
+    {"", "Sub", 1, 6, &kSub1, kSameType},
+    {"", "Mul", 1, 6, &kMul1, kSameType},
+    {"", "Div", 1, 6, &kDiv1, kSameType},
+    {"", "Pow", 1, 6, &kPow1, kSameType},
+    {"", "PRelu", 1, 6, &kPRelu1, kSameType},
+    {"", "Equal", 1, 6, &kEqual1, kToBool},
+    {"", "Less", 1, 6, &kLess1, kToBool},
+    {"", "Greater", 1, 6, &kGreater1, kToBool},
+    {"", "And", 1, 6, &kAnd1, kSameType},
+    {"", "Or", 1, 6, &kOr1, kSameType},
+    {"", "Xor", 1, 6, &kXor1, kSameType},
     {"", "Add", 7, kOpsetCurrent, &kAdd, kSameType},
     {"", "Sub", 7, kOpsetCurrent, &kSub, kSameType},
     {"", "Mul", 7, kOpsetCurrent, &kMul, kSameType},

@@ -91,10 +91,12 @@ Status run_gemm(KernelContext& ctx) {
 
 const OpImpl kGemm{&parse_gemm, &infer_gemm, &run_gemm};
 
-// Opset 7 dropped the `broadcast` attribute; 9, 11 (optional C) and 13 widened
-// types and inputs without changing the arithmetic, so one entry covers them.
+// Gemm 1-6 asked for C's broadcast with a `broadcast` attribute (C then
+// broadcasts unidirectionally, as from 7 on; without it C is [M, N], which the
+// same rule accepts). 9, 11 (optional C) and 13 widened types and inputs without
+// changing the arithmetic, so one entry covers them all.
 const OpSchema kGemmOps[] = {
-    {"", "Gemm", 7, kOpsetCurrent, &kGemm, {.accepts_epilogue = true}},
+    {"", "Gemm", 1, kOpsetCurrent, &kGemm, {.accepts_epilogue = true}},
 };
 
 }  // namespace

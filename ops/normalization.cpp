@@ -223,6 +223,11 @@ Result<ParsedAttrs> parse_batch(const AttrMap& a, const NodeView& node) {
   GK_TRY(int64_t training, a.get_int("training_mode", 0));
   GK_TRY(int64_t spatial, a.get_int("spatial", 1));
   GK_TRY(r->momentum, a.get_float("momentum", 0.9f));
+  GK_TRY(int64_t is_test, a.get_int("is_test", 0));  // opsets 1-6
+  if (node.opset < 7 && is_test == 0)
+    return unimplemented("{}: BatchNormalization-{} with is_test=0 is its training form; only is_test=1 "
+                         "(inference) is supported",
+                         node.describe(), node.opset);
   r->spatial = node.opset >= 9 || spatial != 0;
   r->training = training != 0;
   // Before opset 14 the extra outputs were the training outputs of another form
@@ -315,7 +320,7 @@ namespace families {
 std::span<const OpSchema> normalization_ops() {
   static const std::vector<OpSchema> table = [] {
     std::vector<OpSchema> t = {
-        {"", "BatchNormalization", 7, kOpsetCurrent, &kBatch, {}},
+        {"", "BatchNormalization", 1, kOpsetCurrent, &kBatch, {}},
         {"", "InstanceNormalization", 1, kOpsetCurrent, &kInstance, {}},
         {"", "LayerNormalization", 17, kOpsetCurrent, &kLayer, {}},
         {"", "GroupNormalization", 18, 20, &kGroup18, {}},

@@ -95,6 +95,7 @@ class KernelContext {
   const NodeView& node() const { return node_; }
   template <typename T>
   const T& attrs() const { return attrs_as<T>(attrs_); }
+  const ParsedAttrs& raw_attrs() const { return attrs_; }  // null when the op parsed none
   const TensorRef& in(size_t i) const { return inputs_[i]; }
   size_t num_inputs() const { return inputs_.size(); }
   TensorRef& out(size_t i) const { return outputs_[i]; }

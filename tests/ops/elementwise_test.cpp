@@ -44,6 +44,39 @@ AttrMap string_attr(const std::string& name, const std::string& v) {
 
 }  // namespace
 
+TEST_CASE("opsets 1-6: B broadcasts only with broadcast=1, aligned at axis; PRelu slopes per channel",
+          "[elementwise]") {
+  auto a = f32({2, 3, 2}, {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11});
+  // axis=1: B [3] runs along dim 1 (numpy would align it with the last dim and fail).
+  AttrMap at = int_attr("broadcast", 1);
+  at.set("axis", int_attr("axis", 1).all().at("axis"));
+  CHECK(values_of<float>(run1("Add", {a, f32({3}, {100, 200, 300})}, at, 6)) ==
+        std::vector<float>{100, 101, 202, 203, 304, 305, 106, 107, 208, 209, 310, 311});
+  // No axis: suffix matching, as numpy.
+  CHECK(values_of<float>(run1("Mul", {a, f32({2}, {1, -1})}, int_attr("broadcast", 1), 6)) ==
+        std::vector<float>{0, -1, 2, -3, 4, -5, 6, -7, 8, -9, 10, -11});
+  // A one-element B is a scalar whatever its rank.
+  CHECK(values_of<float>(run1("Sub", {a, f32({1, 1}, {1})}, int_attr("broadcast", 1), 1))[0] == -1);
+  // Without broadcast=1 the shapes must be equal: a named error, not numpy's rule.
+  OpCall call;
+  call.op_type = "Add";
+  call.opset = 6;
+  call.inputs = {a, f32({2}, {1, 1})};
+  auto r = run_op(call);
+  REQUIRE_FALSE(r.ok());
+  CHECK_THAT(r.status().message(), Catch::Contains("broadcast=0"));
+  // B that fits nowhere at the axis.
+  call.attrs = at;
+  call.inputs = {a, f32({2}, {1, 1})};
+  r = run_op(call);
+  REQUIRE_FALSE(r.ok());
+  CHECK_THAT(r.status().message(), Catch::Contains("does not match"));
+  // PRelu-6: slope [C] per channel of [N, C, W].
+  auto x = f32({1, 2, 2}, {-1, 2, -3, 4});
+  CHECK(values_of<float>(run1("PRelu", {x, f32({2}, {0.5f, 0.25f})}, {}, 6)) ==
+        std::vector<float>{-0.5f, 2, -0.75f, 4});
+}
+
 TEST_CASE("Add broadcasts every layout", "[elementwise]") {
   // Same shape, scalar on either side, and a middle-axis broadcast ([2,3,2] + [3,1]).
   auto a = f32({2, 3}, {1, 2, 3, 4, 5, 6});
