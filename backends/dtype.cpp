@@ -6,13 +6,10 @@ Result<DType> dtype_from_code(int64_t code) {
   switch (code) {
     case 1: case 2: case 3: case 4: case 5: case 6: case 7: case 8: case 9:
     case 10: case 11: case 12: case 13: case 16: case 17: case 18: case 19:
-    case 20: case 21: case 22:
+    case 20: case 21: case 22: case 23: case 24: case 25: case 26:
       return static_cast<DType>(code);
     case 14: case 15:
       return unimplemented("complex element type (code {}) is not supported", code);
-    case 23: case 24: case 25: case 26:
-      return unimplemented("element type code {} (float4/float8e8m0/2-bit) is not supported",
-                           code);
     default:
       return invalid_model("unknown element type code {} (valid ONNX codes are 1..26)", code);
   }
@@ -41,12 +38,16 @@ std::string_view dtype_name(DType t) {
     case DType::kF8E5M2FNUZ: return "float8e5m2fnuz";
     case DType::kU4: return "uint4";
     case DType::kI4: return "int4";
+    case DType::kF4E2M1: return "float4e2m1";
+    case DType::kF8E8M0: return "float8e8m0";
+    case DType::kU2: return "uint2";
+    case DType::kI2: return "int2";
   }
   return "unknown";
 }
 
 Result<DType> dtype_from_name(std::string_view name) {
-  for (int code = 1; code <= 22; ++code) {
+  for (int code = 1; code <= 26; ++code) {
     if (code == 14 || code == 15) continue;
     auto t = static_cast<DType>(code);
     if (dtype_name(t) == name) return t;
@@ -64,8 +65,9 @@ int dtype_bits(DType t) {
     case DType::kF16: case DType::kBF16: case DType::kI16: case DType::kU16: return 16;
     case DType::kI8: case DType::kU8: case DType::kBool:
     case DType::kF8E4M3FN: case DType::kF8E4M3FNUZ: case DType::kF8E5M2:
-    case DType::kF8E5M2FNUZ: return 8;
-    case DType::kI4: case DType::kU4: return 4;
+    case DType::kF8E5M2FNUZ: case DType::kF8E8M0: return 8;
+    case DType::kI4: case DType::kU4: case DType::kF4E2M1: return 4;
+    case DType::kI2: case DType::kU2: return 2;
     case DType::kString: case DType::kUndefined: return 0;
   }
   return 0;
@@ -91,6 +93,18 @@ bool dtype_is_integer(DType t) {
 bool dtype_is_signed(DType t) {
   return dtype_is_float(t) || t == DType::kI8 || t == DType::kI16 || t == DType::kI32 ||
          t == DType::kI64;
+}
+
+bool dtype_is_minifloat(DType t) {
+  switch (t) {
+    case DType::kF8E4M3FN: case DType::kF8E4M3FNUZ: case DType::kF8E5M2: case DType::kF8E5M2FNUZ:
+    case DType::kF8E8M0: case DType::kF4E2M1: return true;
+    default: return false;
+  }
+}
+
+bool dtype_is_packed_integer(DType t) {
+  return t == DType::kI4 || t == DType::kU4 || t == DType::kI2 || t == DType::kU2;
 }
 
 bool dtype_is_computable(DType t) {

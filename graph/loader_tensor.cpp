@@ -109,7 +109,8 @@ Result<HostTensor> from_typed_fields(onnx::TensorProto& t, const TensorHeader& h
     case DType::kF8E4M3FN:
     case DType::kF8E4M3FNUZ:
     case DType::kF8E5M2:
-    case DType::kF8E5M2FNUZ: return from_field<uint8_t>(h, t.int32_data(), n, "int32_data", what);
+    case DType::kF8E5M2FNUZ:
+    case DType::kF8E8M0: return from_field<uint8_t>(h, t.int32_data(), n, "int32_data", what);
     case DType::kBool: {
       GK_TRY(HostTensor out, from_field<uint8_t>(h, t.int32_data(), n, "int32_data", what));
       // One byte per element holding exactly 0 or 1, whatever nonzero value was stored.
@@ -119,8 +120,13 @@ Result<HostTensor> from_typed_fields(onnx::TensorProto& t, const TensorHeader& h
     }
     case DType::kI4:
     case DType::kU4:
+    case DType::kF4E2M1:
       // Each int32_data value carries one packed byte: two elements, low nibble first.
       return from_field<uint8_t>(h, t.int32_data(), (n + 1) / 2, "int32_data", what);
+    case DType::kI2:
+    case DType::kU2:
+      // One packed byte per value: four elements, the first in bits 0-1.
+      return from_field<uint8_t>(h, t.int32_data(), (n + 3) / 4, "int32_data", what);
     case DType::kString:
     case DType::kUndefined: break;
   }

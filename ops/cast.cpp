@@ -1,8 +1,11 @@
-// Cast and CastLike between the computable element types (kernel:
+// Cast and CastLike between every numeric element type: the computable ones and
+// the storage-only float8/float4/e8m0 and packed 4-/2-bit integers (kernels:
 // ops/kernels/cast.cuh). Strings live on the host only: a Cast from string runs
 // when the input is host-known (parsed here, then converted on the device); a
-// Cast to string, and float8/int4 either way, are refused by name.
+// Cast to string is refused by name.
 #include "ops/cast.h"
+
+#include "backends/minifloat.cuh"  // the mode word shared with the kernels
 
 #include "ops/elementwise.h"
 #include "ops/families.h"
@@ -19,8 +22,23 @@ namespace {
 
 struct CastAttrs {
   DType to = DType::kUndefined;  // Cast only; CastLike takes input 1's type
-  bool saturate = true;          // Cast-19+: float8 only, which is refused anyway
+  int32_t mode = GK_CAST_MODE(true, GK_ROUND_UP);  // saturate (19+), round_mode (24+)
 };
+
+// saturate (Cast-19+, float8 and e8m0 targets) and round_mode (Cast-24+, e8m0
+// targets); absent in older versions, where their defaults are the only behaviour.
+Status parse_common(const AttrMap& attrs, const NodeView& node, CastAttrs& a) {
+  GK_TRY(int64_t saturate, attrs.get_int("saturate", 1));
+  GK_TRY(std::string round_mode, attrs.get_string("round_mode", "up"));
+  int round = GK_ROUND_UP;
+  if (round_mode == "down") round = GK_ROUND_DOWN;
+  else if (round_mode == "nearest") round = GK_ROUND_NEAREST;
+  else if (round_mode != "up")
+    return invalid_model("{}: attribute round_mode is '{}', must be 'up', 'down' or 'nearest'", node.describe(),
+                         round_mode);
+  a.mode = GK_CAST_MODE(saturate != 0, round);
+  return ok_status();
+}
 
 Result<ParsedAttrs> parse_cast(const AttrMap& attrs, const NodeView& node) {
   auto a = std::make_shared<CastAttrs>();
@@ -29,16 +47,37 @@ Result<ParsedAttrs> parse_cast(const AttrMap& attrs, const NodeView& node) {
   // Keep the code: a type we cannot hold is unsupported (Unimplemented), not invalid.
   if (!t.ok()) return t.status().with_context(node.describe() + ": attribute to");
   a->to = t.value();
-  GK_TRY(int64_t saturate, attrs.get_int("saturate", 1));
-  a->saturate = saturate != 0;
+  GK_RETURN_IF_ERROR(parse_common(attrs, node, *a));
   return ParsedAttrs(a);
 }
 
-Result<ParsedAttrs> parse_castlike(const AttrMap& attrs, const NodeView&) {
+Result<ParsedAttrs> parse_castlike(const AttrMap& attrs, const NodeView& node) {
   auto a = std::make_shared<CastAttrs>();
-  GK_TRY(int64_t saturate, attrs.get_int("saturate", 1));
-  a->saturate = saturate != 0;
+  GK_RETURN_IF_ERROR(parse_common(attrs, node, *a));
   return ParsedAttrs(a);
+}
+
+// Storage-only types by their kernel names (ops/kernels/cast.cuh): float8/e8m0
+// are byte-wide, the packed ones name the byte that holds 2 or 4 elements.
+const char* storage_type_name(DType t) {
+  switch (t) {
+    case DType::kF8E4M3FN: return "gk_f8e4m3fn";
+    case DType::kF8E4M3FNUZ: return "gk_f8e4m3fnuz";
+    case DType::kF8E5M2: return "gk_f8e5m2";
+    case DType::kF8E5M2FNUZ: return "gk_f8e5m2fnuz";
+    case DType::kF8E8M0: return "gk_f8e8m0";
+    case DType::kF4E2M1: return "gk_f4e2m1x2";
+    case DType::kI4: return "gk_int4x2";
+    case DType::kU4: return "gk_uint4x2";
+    case DType::kI2: return "gk_int2x4";
+    case DType::kU2: return "gk_uint2x4";
+    default: return nullptr;
+  }
+}
+
+const char* cast_type_name(DType t) {
+  const char* name = kernel_type_name(t);
+  return name ? name : storage_type_name(t);
 }
 
 Status check_castable(const NodeView& node, DType from, DType to, bool from_host_known) {
@@ -50,7 +89,7 @@ Status check_castable(const NodeView& node, DType from, DType to, bool from_host
                          "strings cannot live on the device",
                          node.describe());
   for (DType t : {from, to}) {
-    if (t != DType::kString && !kernel_type_name(t))
+    if (t != DType::kString && !cast_type_name(t))
       return unimplemented("{}: Cast {} -> {}: element type {} is not supported", node.describe(),
                            dtype_name(from), dtype_name(to), dtype_name(t));
   }
@@ -112,6 +151,20 @@ Result<GkBuf> parse_strings(KernelContext& ctx, const HostTensor& in, DType to) 
   return buf;
 }
 
+// One launch from `from` at src to `to` at dst; a packed type on either side
+// takes gk_cast_packed, whose output threads each write one whole byte.
+Status launch_cast(KernelContext& ctx, DType from, DevPtr src, DType to, DevPtr dst, int64_t n, int32_t mode) {
+  const bool packed = dtype_bits(from) < 8 || dtype_bits(to) < 8;
+  const int64_t per_unit = dtype_bits(to) < 8 ? 8 / dtype_bits(to) : 1;
+  const int64_t units = (n + per_unit - 1) / per_unit;
+  KernelArgs args;
+  args.ptr(src).ptr(dst).i64(n).i32(mode);
+  return ctx.launch(kernel_sources::cast,
+                    fmt::format("{}<{}, {}>", packed ? "gk_cast_packed" : "gk_cast", cast_type_name(from),
+                                cast_type_name(to)),
+                    grid_for(units), args);
+}
+
 Status run_cast(KernelContext& ctx) {
   const TensorRef &x = ctx.in(0), &y = ctx.out(0);
   const int64_t n = y.numel();
@@ -126,11 +179,15 @@ Status run_cast(KernelContext& ctx) {
     from = parsed.dtype();
   }
   GK_RETURN_IF_ERROR(check_castable(ctx.node(), from, y.dtype, true));
-  KernelArgs args;
-  args.ptr(src).ptr(y.ptr).i64(n);
-  return ctx.launch(kernel_sources::cast,
-                    fmt::format("gk_cast<{}, {}>", kernel_type_name(from), kernel_type_name(y.dtype)),
-                    grid_for(n), args);
+  const int32_t mode = ctx.attrs<CastAttrs>().mode;
+  if (!dtype_is_computable(from) && !dtype_is_computable(y.dtype)) {
+    // Storage-only to storage-only: float holds every value of these types
+    // exactly, so the two steps give what one conversion would.
+    GK_TRY(GkBuf wide, ctx.scratch(DType::kF32, n));
+    GK_RETURN_IF_ERROR(launch_cast(ctx, from, src, DType::kF32, wide.ptr(), n, mode));
+    return launch_cast(ctx, DType::kF32, wide.ptr(), y.dtype, y.ptr, n, mode);
+  }
+  return launch_cast(ctx, from, src, y.dtype, y.ptr, n, mode);
 }
 
 constexpr OpImpl kCast{&parse_cast, &infer_cast, &run_cast};
@@ -139,8 +196,9 @@ constexpr OpImpl kCastLike{&parse_castlike, &infer_castlike, &run_cast};
 constexpr OpTraits kCastTraits{.elementwise = true};
 
 // Cast-6 took `to` as an int (Cast-1's string form predates opset 7). Later
-// versions added types (string 9, bf16 13, float8 + saturate 19, int4 21, float4
-// 23, e8m0 24, round_mode 25): the type checks decide.
+// versions added types and attributes (string 9, bf16 13, float8 + saturate 19,
+// int4 21, float4 23, e8m0 + round_mode 24, int2 25), each meaningful only for
+// its new types, so one implementation serves every version.
 const OpSchema kOps[] = {
     {"", "Cast", 6, kOpsetCurrent, &kCast, kCastTraits},
     {"", "CastLike", 15, kOpsetCurrent, &kCastLike, kCastTraits},

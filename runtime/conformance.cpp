@@ -38,7 +38,12 @@ OutputCheck compare_tensors(const HostTensor& actual, const HostTensor& expected
     if (!c.pass) c.problem = "string values differ";
     return c;
   }
-  const bool exact = !dtype_is_float(actual.dtype());
+  // Storage-only floats (float8, float4, e8m0) are compared by value with no
+  // tolerance: a single step of theirs is far above any tolerance, and a cast
+  // is exact. NaN still equals NaN.
+  const bool minifloat = dtype_is_minifloat(actual.dtype());
+  const bool exact = !dtype_is_float(actual.dtype()) && !minifloat;
+  if (minifloat) rtol = atol = 0;
   c.pass = true;
   for (int64_t i = 0; i < actual.numel(); ++i) {
     if (exact) {

@@ -96,15 +96,23 @@ Status write_npy(const std::string& path, const HostTensor& tensor) {
   const char* descr = nullptr;
   for (const NpyType& t : kNpyTypes)
     if (t.dtype == tensor.dtype()) descr = t.descr;
-  std::vector<uint16_t> converted;  // bfloat16 has no .npy type: written as float32
-  HostTensor as_f32;
+  // NumPy has no bfloat16, float8, float4 or e8m0: they are written as float32
+  // (every value exact); the packed 4-/2-bit integers as int8/uint8, one per byte.
+  HostTensor widened;
   const HostTensor* out = &tensor;
-  if (tensor.dtype() == DType::kBF16) {
+  if (tensor.dtype() == DType::kBF16 || dtype_is_minifloat(tensor.dtype())) {
     std::vector<float> v(tensor.numel());
     for (int64_t i = 0; i < tensor.numel(); ++i) v[i] = static_cast<float>(tensor.as_f64(i));
-    as_f32 = HostTensor::from_vector(DType::kF32, tensor.shape(), v);
-    out = &as_f32;
+    widened = HostTensor::from_vector(DType::kF32, tensor.shape(), v);
+    out = &widened;
     descr = "<f4";
+  } else if (dtype_is_packed_integer(tensor.dtype())) {
+    const bool is_signed = tensor.dtype() == DType::kI4 || tensor.dtype() == DType::kI2;
+    std::vector<int8_t> v(tensor.numel());
+    for (int64_t i = 0; i < tensor.numel(); ++i) v[i] = static_cast<int8_t>(tensor.as_i64(i));
+    widened = HostTensor::from_vector(is_signed ? DType::kI8 : DType::kU8, tensor.shape(), v);
+    out = &widened;
+    descr = is_signed ? "|i1" : "|u1";
   }
   if (!descr) return unimplemented("{}: cannot write {} as .npy", path, dtype_name(tensor.dtype()));
   std::string shape = "(";

@@ -1,6 +1,7 @@
 #include "runtime/kit/element_convert.h"
 
 #include "backends/kernel_prelude.cuh"
+#include "backends/minifloat.cuh"
 
 #include <cmath>
 #include <cstring>
@@ -107,23 +108,51 @@ void store(void* base, int64_t i, S v) {
   std::memcpy(static_cast<char*>(base) + i * static_cast<int64_t>(sizeof(S)), &v, sizeof(S));
 }
 
+// Storage-only element i of the buffer at base, as its exact value; false for
+// other types.
+bool decode_storage(DType t, const void* base, int64_t i, double* out) {
+  const uint8_t* b = static_cast<const uint8_t*>(base);
+  switch (t) {
+    case DType::kF8E4M3FN: *out = gk_mf_to_float<gk_fmt_e4m3fn>(b[i]); return true;
+    case DType::kF8E4M3FNUZ: *out = gk_mf_to_float<gk_fmt_e4m3fnuz>(b[i]); return true;
+    case DType::kF8E5M2: *out = gk_mf_to_float<gk_fmt_e5m2>(b[i]); return true;
+    case DType::kF8E5M2FNUZ: *out = gk_mf_to_float<gk_fmt_e5m2fnuz>(b[i]); return true;
+    case DType::kF8E8M0: *out = gk_e8m0_to_float(b[i]); return true;
+    case DType::kF4E2M1: *out = gk_mf_to_float<gk_fmt_e2m1>((b[i / 2] >> ((i % 2) * 4)) & 15u); return true;
+    case DType::kI4: *out = gk_unpack_int<4, true>(b[i / 2], i); return true;
+    case DType::kU4: *out = gk_unpack_int<4, false>(b[i / 2], i); return true;
+    case DType::kI2: *out = gk_unpack_int<2, true>(b[i / 4], i); return true;
+    case DType::kU2: *out = gk_unpack_int<2, false>(b[i / 4], i); return true;
+    default: return false;
+  }
+}
+
 }  // namespace
 
-void decode_f64(DType t, const void* src, double* dst, int64_t n) {
+bool decodable(DType t) {
+  double unused;
+  static const uint8_t zero[8] = {};
+  return dispatch(t, [](auto) {}) || decode_storage(t, zero, 0, &unused);
+}
+
+void decode_f64_at(DType t, const void* base, int64_t first, double* dst, int64_t n) {
   bool known = dispatch(t, [&](auto tag) {
     using Tag = decltype(tag);
     using S = typename StorageOf<Tag>::type;
+    const void* src = static_cast<const char*>(base) + first * static_cast<int64_t>(sizeof(S));
     for (int64_t i = 0; i < n; ++i) dst[i] = Codec<Tag>::to_f64(load<S>(src, i));
   });
-  if (!known)
-    for (int64_t i = 0; i < n; ++i) dst[i] = std::numeric_limits<double>::quiet_NaN();
+  if (known) return;
+  for (int64_t i = 0; i < n; ++i)
+    if (!base || !decode_storage(t, base, first + i, &dst[i])) dst[i] = std::numeric_limits<double>::quiet_NaN();
 }
 
-int64_t decode_i64(DType t, const void* src, int64_t* dst, int64_t n) {
+int64_t decode_i64_at(DType t, const void* base, int64_t first, int64_t* dst, int64_t n) {
   int64_t first_wrap = -1;
   bool known = dispatch(t, [&](auto tag) {
     using Tag = decltype(tag);
     using S = typename StorageOf<Tag>::type;
+    const void* src = static_cast<const char*>(base) + first * static_cast<int64_t>(sizeof(S));
     for (int64_t i = 0; i < n; ++i) {
       S v = load<S>(src, i);
       if constexpr (std::is_same_v<Tag, uint64_t>)
@@ -132,10 +161,17 @@ int64_t decode_i64(DType t, const void* src, int64_t* dst, int64_t n) {
       dst[i] = Codec<Tag>::to_i64(v);
     }
   });
-  if (!known)
-    for (int64_t i = 0; i < n; ++i) dst[i] = 0;
+  if (known) return first_wrap;
+  for (int64_t i = 0; i < n; ++i) {
+    double v;
+    dst[i] = base && decode_storage(t, base, first + i, &v) ? saturate<int64_t>(v) : 0;
+  }
   return first_wrap;
 }
+
+void decode_f64(DType t, const void* src, double* dst, int64_t n) { decode_f64_at(t, src, 0, dst, n); }
+
+int64_t decode_i64(DType t, const void* src, int64_t* dst, int64_t n) { return decode_i64_at(t, src, 0, dst, n); }
 
 void encode_f64(DType t, const double* src, void* dst, int64_t n) {
   dispatch(t, [&](auto tag) {

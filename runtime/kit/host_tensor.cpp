@@ -92,20 +92,19 @@ void* HostTensor::mutable_bytes() {
 double HostTensor::as_f64(int64_t i) const {
   assert(i >= 0 && i < numel_);
   double v;
-  kit_detail::decode_f64(dtype_, static_cast<const char*>(data_) + i * (dtype_bits(dtype_) / 8), &v, 1);
+  kit_detail::decode_f64_at(dtype_, data_, i, &v, 1);
   return v;
 }
 
 int64_t HostTensor::as_i64(int64_t i) const {
   assert(i >= 0 && i < numel_);
   int64_t v;
-  (void)kit_detail::decode_i64(dtype_, static_cast<const char*>(data_) + i * (dtype_bits(dtype_) / 8), &v,
-                               1);
+  (void)kit_detail::decode_i64_at(dtype_, data_, i, &v, 1);
   return v;
 }
 
 std::vector<int64_t> HostTensor::to_i64_vector() const {
-  if (!dtype_is_computable(dtype_)) return std::vector<int64_t>(static_cast<size_t>(numel_), 0);
+  if (!kit_detail::decodable(dtype_)) return std::vector<int64_t>(static_cast<size_t>(numel_), 0);
   std::vector<int64_t> out(static_cast<size_t>(numel_));
   (void)kit_detail::decode_i64(dtype_, data_, out.data(), numel_);
   return out;
@@ -113,7 +112,7 @@ std::vector<int64_t> HostTensor::to_i64_vector() const {
 
 std::vector<double> HostTensor::to_f64_vector() const {
   std::vector<double> out(static_cast<size_t>(numel_));
-  if (!dtype_is_computable(dtype_)) {
+  if (!kit_detail::decodable(dtype_)) {
     kit_detail::decode_f64(dtype_, nullptr, out.data(), numel_);  // NaN for non-numbers
     return out;
   }

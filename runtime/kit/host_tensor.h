@@ -47,7 +47,8 @@ class HostTensor {
   T* mutable_data() { return static_cast<T*>(mutable_bytes()); }
   const std::vector<std::string>& string_values() const { return strings_; }
 
-  // Element i converted to double / int64 (any computable dtype).
+  // Element i converted to double / int64 (any computable dtype, and the
+  // storage-only float8/float4/e8m0 and packed 4-/2-bit integers by value).
   double as_f64(int64_t i) const;
   int64_t as_i64(int64_t i) const;
   // All elements as int64 (shape inputs: Reshape shape, Slice starts, ...).

@@ -34,7 +34,7 @@ std::string first_values_text(const HostTensor& t, int count) {
   for (int64_t i = 0; i < n; ++i) {
     if (i) s += ", ";
     if (t.dtype() == DType::kString) s += "\"" + t.string_values()[i] + "\"";
-    else if (dtype_is_float(t.dtype())) s += fmt::format("{:.6g}", t.as_f64(i));
+    else if (dtype_is_float(t.dtype()) || dtype_is_minifloat(t.dtype())) s += fmt::format("{:.6g}", t.as_f64(i));
     else s += std::to_string(t.as_i64(i));
   }
   if (t.numel() > n) s += ", ...";
