@@ -23,7 +23,7 @@ bool has_subgraph(const Node& n) {
 // largest output, so an oversized fold is skipped before it is computed.
 std::optional<size_t> inferred_bytes(const Graph& g, const Node& n) {
   if (!n.schema || !n.schema->impl || !n.schema->impl->infer) return std::nullopt;
-  InferContext ctx{n.view, n.parsed, {}, {}, {}, false};
+  InferContext ctx{n.view, n.parsed, {}, {}, {}, false, {}};
   for (ValueId v : n.inputs) {
     const HostTensor* t = constant(g, v);
     ctx.inputs.push_back(t ? TensorType{t->dtype(), t->shape()} : TensorType{});
