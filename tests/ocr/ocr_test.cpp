@@ -1,10 +1,11 @@
 // Unit tests of gkocr's modules against hand-computed values: DB post-processing
 // (regions, hull, minimum-area box, unclip, score, mapping), CTC decoding, the
-// perspective warp and the model input builders.
+// word-gap spacing, the perspective warp and the model input builders.
 #include "tools/gkocr/crop.h"
 #include "tools/gkocr/ctc_decode.h"
 #include "tools/gkocr/db_postprocess.h"
 #include "tools/gkocr/preprocess.h"
+#include "tools/gkocr/word_gaps.h"
 
 #include <catch2/catch.hpp>
 
@@ -122,6 +123,14 @@ TEST_CASE("ctc_greedy_decode: merge repeats, drop blanks, mean confidence", "[oc
   REQUIRE(d.ok());
   CHECK(d->text == "aab ");
   CHECK(d->confidence == Approx((0.9 + 0.7 + 0.6 + 0.5) / 4));
+  // Each character keeps the run of steps it won: a 0-1, a 3, b 4, ' ' 5-6.
+  REQUIRE(d->chars.size() == 4);
+  const int64_t runs[4][3] = {{1, 0, 1}, {1, 3, 3}, {2, 4, 4}, {3, 5, 6}};
+  for (int i = 0; i < 4; ++i) {
+    CHECK(d->chars[i].symbol == runs[i][0]);
+    CHECK(d->chars[i].first_step == runs[i][1]);
+    CHECK(d->chars[i].last_step == runs[i][2]);
+  }
   auto blank = ctc_greedy_decode(&probs[2][0], 1, 4, cs);
   REQUIRE(blank.ok());
   CHECK(blank->text.empty());
@@ -129,6 +138,123 @@ TEST_CASE("ctc_greedy_decode: merge repeats, drop blanks, mean confidence", "[oc
   auto wrong = ctc_greedy_decode(&probs[0][0], 7, 4, make_charset({"a"}));
   REQUIRE_FALSE(wrong.ok());
   CHECK(wrong.status().message().find("4 classes") != std::string::npos);
+}
+
+// A synthetic recogniser line at the real geometry (8 input columns per step,
+// height 48): `classes_at[t]` is step t's argmax (0 blank) with probability 0.9,
+// `space_at` steps give the space class 0.3 under a 0.6 blank, and `glyphs` are the
+// [begin, end) column ranges that hold ink.
+struct SynthLine {
+  Charset charset = make_charset({"a", "b", "\xE4\xB8\xAD", "\xE6\x96\x87"});  // blank a b 中 文 ' '
+  int64_t steps = 0, classes = 6;
+  std::vector<float> probs;
+  LineEvidence evidence;
+
+  SynthLine(const std::vector<int>& classes_at, const std::vector<std::pair<int, int>>& glyphs,
+            const std::vector<int>& space_at = {}) {
+    steps = static_cast<int64_t>(classes_at.size());
+    probs.assign(steps * classes, 0.02f);
+    for (int64_t t = 0; t < steps; ++t) probs[t * classes + classes_at[t]] = 0.9f;
+    for (int t : space_at) probs[t * classes + 0] = 0.6f, probs[t * classes + 5] = 0.3f;
+    evidence.probs = probs.data();
+    evidence.steps = steps;
+    evidence.classes = classes;
+    evidence.ink.assign(steps * 8, 0);
+    for (auto [begin, end] : glyphs)
+      for (int x = begin; x < end; ++x) evidence.ink[x] = 1;
+    evidence.px_per_step = 8;
+    evidence.height = 48;
+  }
+  std::string text(const WordGapOptions& options = {}) const {
+    auto d = ctc_greedy_decode(probs.data(), steps, classes, charset);
+    REQUIRE(d.ok());
+    return space_words(*d, charset, evidence, options);
+  }
+};
+
+TEST_CASE("space_words: a word-wide ink-free gap becomes a space, a letter gap does not", "[ocr]") {
+  // Step centres are at 8t + 4. a at step 1 (ink 10-13), b at step 6 (ink 50-53):
+  // columns 14..49 are free, 36 px = 0.75 of the height >= sure_gap. Blank steps and
+  // free columns before the first and after the last character add nothing.
+  const SynthLine wide({0, 1, 0, 0, 0, 0, 2, 0, 0, 0}, {{10, 14}, {50, 54}});
+  CHECK(wide.text() == "a b");
+  WordGapOptions off;
+  off.enabled = false;
+  CHECK(wide.text(off) == "ab");
+  // b at step 3 with ink 26-29: 12 free columns = 0.25 of the height, below
+  // relative_gap and without the space class: no space.
+  CHECK(SynthLine({0, 1, 0, 2, 0}, {{10, 14}, {26, 30}}).text() == "ab");
+  // 4 free columns (0.08) are a letter gap even where the space class shows 0.3.
+  CHECK(SynthLine({0, 1, 0, 2, 0}, {{10, 14}, {18, 30}}, {2}).text() == "ab");
+}
+
+TEST_CASE("space_words: a middling gap needs the space class or the line's own spacing", "[ocr]") {
+  // a at step 1 (ink 10-13), b at step 4 (ink 30-37): 16 free columns = 0.33 of the
+  // height, between min_gap and relative_gap.
+  const std::vector<int> steps = {0, 1, 0, 0, 2, 0};
+  const std::vector<std::pair<int, int>> glyphs = {{10, 14}, {30, 38}};
+  CHECK(SynthLine(steps, glyphs).text() == "ab");
+  CHECK(SynthLine(steps, glyphs, {2}).text() == "a b");  // space class 0.3 >= 0.1
+  // 20 free columns (0.42 >= relative_gap) after letters 4 px apart (glyph t at
+  // 8t + 2 .. 8t + 5): the median gap is 4, 20 >= 2 x 4.
+  CHECK(SynthLine({0, 1, 2, 1, 2, 1, 0, 0, 2, 0}, {{10, 14}, {18, 22}, {26, 30}, {34, 38}, {42, 46}, {66, 70}}).text() ==
+        "ababa b");
+  // The same 20 columns where the letters stand 12 apart (median 12, 20 < 24): no space.
+  CHECK(SynthLine({0, 1, 0, 2, 0, 1, 0, 2, 0, 1, 0, 0, 2, 0},
+                  {{10, 14}, {26, 30}, {42, 46}, {58, 62}, {74, 78}, {98, 102}})
+            .text() == "ababab");
+}
+
+TEST_CASE("space_words: the model's own space is kept, never doubled", "[ocr]") {
+  // a, ' ' (steps 3-4), b over 36 free columns: one space.
+  const SynthLine line({0, 1, 0, 5, 5, 0, 2, 0}, {{10, 14}, {50, 54}});
+  CHECK(line.text() == "a b");
+  WordGapOptions off;
+  off.enabled = false;
+  CHECK(line.text(off) == "a b");
+  // A leading and a trailing space the model emitted stay as they are.
+  CHECK(SynthLine({5, 0, 1, 0, 0, 0, 0, 2, 0, 5}, {{18, 22}, {58, 62}}).text() == " a b ");
+}
+
+TEST_CASE("space_words: CJK characters stay together", "[ocr]") {
+  // Three 36-px ideographs (a run of two steps each) 4 px apart, the middle one
+  // with a 10-px ink-free stroke gap inside (0.21 of the height, like 川).
+  const SynthLine line({0, 3, 3, 0, 0, 4, 4, 0, 0, 3, 3, 0, 0, 0, 0},
+                       {{2, 38}, {42, 55}, {65, 78}, {82, 118}});
+  CHECK(line.text() == "\xE4\xB8\xAD\xE6\x96\x87\xE4\xB8\xAD");
+}
+
+// A 3 x 48 x `width` recogniser slot filled with `background`, strokes of `ink`.
+std::vector<float> slot(int width, float background, float ink, const std::vector<std::pair<int, int>>& strokes) {
+  std::vector<float> chw(3 * 48 * width, background);
+  for (int c = 0; c < 3; ++c)
+    for (auto [begin, end] : strokes)
+      for (int y = 10; y < 30; ++y)
+        for (int x = begin; x < end; ++x) chw[(c * 48 + y) * width + x] = ink;
+  return chw;
+}
+
+TEST_CASE("ink_columns: dark on light, light on dark, flat, padding ignored", "[ocr]") {
+  const std::vector<std::pair<int, int>> strokes = {{5, 10}, {20, 21}};
+  std::vector<uint8_t> want(32, 0);
+  for (int x : {5, 6, 7, 8, 9, 20}) want[x] = 1;
+  // Columns 32..39 are the batch's padding (0) and are not looked at.
+  std::vector<float> dark = slot(40, 1.0f, -1.0f, strokes);
+  for (int y = 0; y < 48; ++y)
+    for (int x = 32; x < 40; ++x) dark[y * 40 + x] = dark[(48 + y) * 40 + x] = dark[(96 + y) * 40 + x] = 0.0f;
+  CHECK(ink_columns(dark.data(), 48, 40, 32) == want);
+  CHECK(ink_columns(slot(32, -0.8f, 1.0f, strokes).data(), 48, 32, 32) == want);
+  // Antialiased edge: a column at 0.3 of the way to the ink is background, 0.7 is ink.
+  std::vector<float> soft = slot(32, 1.0f, -1.0f, strokes);
+  for (int y = 10; y < 30; ++y) soft[y * 32 + 4] = 0.4f, soft[y * 32 + 10] = -0.4f;  // 0.3 and 0.7 of 2.0
+  for (int c = 1; c < 3; ++c)
+    for (int y = 10; y < 30; ++y) soft[(c * 48 + y) * 32 + 4] = 0.4f, soft[(c * 48 + y) * 32 + 10] = -0.4f;
+  std::vector<uint8_t> soft_want = want;
+  soft_want[10] = 1;
+  CHECK(ink_columns(soft.data(), 48, 32, 32) == soft_want);
+  // No contrast: every column counts as ink, so no gap is ever found.
+  CHECK(ink_columns(slot(32, 0.9f, 0.85f, strokes).data(), 48, 32, 32) == std::vector<uint8_t>(32, 1));
+  CHECK(ink_columns(dark.data(), 48, 40, 0).empty());
 }
 
 Image gradient(int w, int h) {

@@ -66,4 +66,24 @@ convert -size 700x150 xc:white -fill black \
   -font "$serif" -pointsize 28 -annotate +30+118 '(555) 123-4567, #42 @ $9.99' "$out/digits.png"
 expect digits.png '3.14159 + 2.71828 = 5.85987' '(555) 123-4567, #42 @ $9.99'
 
+# Word spacing (tools/gkocr/word_gaps.h): the recogniser drops most spaces between
+# Latin words; these lines put the rule's thresholds at their measured edges.
+convert -size 760x150 xc:white -fill black \
+  -font "$sans" -pointsize 28 -annotate +30+58 'gkrun reads this line' \
+  -font "$serif" -pointsize 26 -annotate +30+118 'Invoice 2026-11-30: 42.50 EUR' "$out/words.png"
+expect words.png 'gkrun reads this line' 'Invoice 2026-11-30: 42.50 EUR'
+
+# Condensed faces: narrow word spaces, found against the line's own letter spacing.
+convert -size 760x150 xc:white -fill black \
+  -font "$fonts/DejaVuSerifCondensed.ttf" -pointsize 24 -annotate +30+58 'Call me at 555-0199 or 555-0142' \
+  -font "$fonts/DejaVuSansCondensed.ttf" -pointsize 28 -annotate +30+118 'Condensed type sets words close' \
+  "$out/condensed.png"
+expect condensed.png 'Call me at 555-0199 or 555-0142' 'Condensed type sets words close'
+
+# Monospace: wide in-word gaps around narrow punctuation (") ;"), one digit a word.
+convert -size 760x150 xc:white -fill black \
+  -font "$mono" -pointsize 30 -annotate +30+58 'x = y.at(i);' \
+  -font "$sans" -pointsize 26 -annotate +30+118 '1 2 3 4 5 6 7 8 9 10' "$out/spacing.png"
+expect spacing.png 'x = y.at(i);' '1 2 3 4 5 6 7 8 9 10'
+
 mv "$tmp" "$out/manifest.tsv"

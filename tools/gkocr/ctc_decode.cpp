@@ -41,8 +41,11 @@ Result<Decoded> ctc_greedy_decode(const float* probs, int64_t steps, int64_t cla
       if (row[k] > row[best]) best = k;
     if (best != 0 && best != previous) {
       out.text += charset.symbols[best];
+      out.chars.push_back(DecodedChar{best, t, t});
       sum += row[best];
       ++kept;
+    } else if (best != 0) {
+      out.chars.back().last_step = t;
     }
     previous = best;
   }

@@ -19,12 +19,22 @@ struct Charset {
 Result<Charset> load_charset(const std::string& dictionary_path);
 Charset make_charset(const std::vector<std::string>& dictionary_lines);
 
+// One emitted character and the run of time steps whose argmax it was. The
+// recogniser's step t covers input columns [t, t + 1) * width / steps.
+struct DecodedChar {
+  int64_t symbol = 0;  // class index into Charset::symbols
+  int64_t first_step = 0, last_step = 0;
+};
+
 struct Decoded {
-  std::string text;
-  float confidence = 0;  // mean of the kept steps' max probabilities; 0 when empty
+  std::string text;             // the model's characters, concatenated
+  float confidence = 0;         // mean of the kept steps' max probabilities; 0 when empty
+  std::vector<DecodedChar> chars;
 };
 
 // probs: steps x classes, row-major. Classes beyond the charset are an error.
+// A character's run ends at a blank or a different class; a repeat after a blank
+// is a new character.
 Result<Decoded> ctc_greedy_decode(const float* probs, int64_t steps, int64_t classes, const Charset& charset);
 
 }  // namespace gk::ocr

@@ -1,7 +1,7 @@
 // gkocr IMAGE: text detection and recognition with PaddleOCR's PP-OCRv4 models on
 // the gkrun executor.
 //   gkocr IMAGE [--out annotated.png] [--json] [--backend auto|cpu|cuda] [--models DIR]
-//         [--profile] [--dump DIR] [--runs N] [--threads N] [--no-cls]
+//         [--profile] [--dump DIR] [--runs N] [--threads N] [--no-cls] [--no-word-gaps]
 #include "tools/gkocr/draw.h"
 #include "tools/gkocr/pipeline.h"
 #include "tools/gkrun/json.h"
@@ -21,7 +21,7 @@ constexpr int kExitOk = 0, kExitInvalid = 2, kExitRuntime = 3;
 
 struct Flags {
   std::string image, out, models, backend = "auto", dump;
-  bool json = false, profile = false, no_cls = false;
+  bool json = false, profile = false, no_cls = false, no_word_gaps = false;
   int runs = 1, threads = 0;
 };
 
@@ -50,7 +50,8 @@ void print_json(const Flags& f, const OcrPipeline& p, const OcrResult& r, double
   w.begin_object().field("image", f.image).field("backend", p.kit().backend() == gk::BackendKind::kCuda ? "cuda" : "cpu");
   w.begin_array("lines");
   for (const OcrLine& l : r.lines) {
-    w.begin_object().field("text", l.text).field("confidence", static_cast<double>(l.confidence));
+    w.begin_object().field("text", l.text).field("raw_text", l.raw_text);
+    w.field("confidence", static_cast<double>(l.confidence));
     w.field("rotated", l.rotated);
     w.raw("box", fmt::format("[[{},{}],[{},{}],[{},{}],[{},{}]]", l.box[0].x, l.box[0].y, l.box[1].x, l.box[1].y,
                              l.box[2].x, l.box[2].y, l.box[3].x, l.box[3].y));
@@ -87,6 +88,7 @@ int run(const Flags& f) {
   o.backend = f.backend;
   o.threads = f.threads;
   o.use_classifier = !f.no_cls;
+  o.word_gaps.enabled = !f.no_word_gaps;
   o.dump_dir = f.dump;
   auto image = load_image(f.image);
   if (!image.ok()) return fail(image.status());
@@ -139,6 +141,8 @@ int main(int argc, char** argv) {
   app.add_option("--runs", f.runs, "run the image N times and report the last run (warm)")->check(CLI::Range(1, 1000));
   app.add_option("--threads", f.threads, "CPU worker threads (default: all cores)");
   app.add_flag("--no-cls", f.no_cls, "skip the 180-degree direction classifier");
+  app.add_flag("--no-word-gaps", f.no_word_gaps,
+               "print the recogniser's raw characters: no spaces put back from word gaps");
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

@@ -173,11 +173,25 @@ Status OcrPipeline::recognise(const std::vector<Image>& crops, const RunOptions&
     GK_RETURN_IF_ERROR(dump("rec_x_" + tag, x));
     GK_RETURN_IF_ERROR(dump("rec_y_" + tag, *probs));
     t = now_ms();
+    const int height = static_cast<int>(x.shape()[2]), width = static_cast<int>(x.shape()[3]);
     for (size_t i = 0; i < batch.size(); ++i) {
-      GK_TRY(Decoded d, ctc_greedy_decode(probs->data<float>() + i * s[1] * s[2], s[1], s[2], charset_));
+      LineEvidence evidence;
+      evidence.probs = probs->data<float>() + i * s[1] * s[2];
+      evidence.steps = s[1];
+      evidence.classes = s[2];
+      GK_TRY(Decoded d, ctc_greedy_decode(evidence.probs, s[1], s[2], charset_));
       OcrLine& line = (*lines)[order[begin + i]];
-      line.text = std::move(d.text);
       line.confidence = d.confidence;
+      line.raw_text = d.text;
+      if (!options_.word_gaps.enabled || d.chars.size() < 2) {
+        line.text = std::move(d.text);
+        continue;
+      }
+      evidence.ink = ink_columns(x.data<float>() + i * 3 * height * width, height, width,
+                                 crop_input_width(*batch[i], width));
+      evidence.px_per_step = static_cast<double>(width) / static_cast<double>(s[1]);
+      evidence.height = height;
+      line.text = space_words(d, charset_, evidence, options_.word_gaps);
     }
     ms->decode += now_ms() - t;
   }

@@ -8,6 +8,7 @@
 #include "tools/gkocr/ctc_decode.h"
 #include "tools/gkocr/db_postprocess.h"
 #include "tools/gkocr/image.h"
+#include "tools/gkocr/word_gaps.h"
 
 #include <memory>
 #include <string>
@@ -24,6 +25,7 @@ struct OcrOptions {
   float drop_score = 0.5f;       // lines below this confidence are dropped
   std::string dump_dir;          // when set: every model input/output as .npy
   DbOptions db;
+  WordGapOptions word_gaps;      // spaces between words from the CTC alignment and the crop
 };
 
 struct ModelFiles {
@@ -35,6 +37,7 @@ struct ModelFiles {
 
 struct OcrLine {
   std::string text;
+  std::string raw_text; // the recogniser's characters, before word-gap spacing
   float confidence = 0;
   Quad box;             // image coordinates, clockwise from top-left
   bool rotated = false; // the classifier turned the crop by 180 degrees

@@ -10,22 +10,22 @@ constexpr int kRecHeight = 48;
 constexpr int kRecWidth = 320;  // rec_image_shape 3,48,320
 constexpr int kClsWidth = 192;  // cls_image_shape 3,48,192
 
-int resized_width(const Image& crop, int max_width) {
-  const double ratio = static_cast<double>(crop.width) / crop.height;
-  return static_cast<int>(std::min<double>(std::ceil(kRecHeight * ratio), max_width));
-}
-
 Result<HostTensor> batch_tensor(const std::vector<const Image*>& crops, int width, int max_resized) {
   const int64_t n = static_cast<int64_t>(crops.size());
   GK_TRY(HostTensor t, HostTensor::allocate(DType::kF32, {n, 3, kRecHeight, width}));
   float* data = t.mutable_data<float>();
   for (int64_t i = 0; i < n; ++i)
-    fill_normalized_crop(*crops[i], std::max(1, resized_width(*crops[i], max_resized)), width,
+    fill_normalized_crop(*crops[i], crop_input_width(*crops[i], max_resized), width,
                          data + i * 3 * kRecHeight * width);
   return t;
 }
 
 }  // namespace
+
+int crop_input_width(const Image& crop, int max_width) {
+  const double ratio = static_cast<double>(crop.width) / crop.height;
+  return std::max(1, static_cast<int>(std::min<double>(std::ceil(kRecHeight * ratio), max_width)));
+}
 
 Result<DetInput> det_preprocess(const Image& image, int limit_side) {
   const int longer = std::max(image.width, image.height);

@@ -27,6 +27,10 @@ Result<HostTensor> cls_preprocess(const std::vector<const Image*>& crops);
 // (x/255 - 0.5) / 0.5, zero-padded on the right.
 Result<HostTensor> rec_preprocess(const std::vector<const Image*>& crops);
 
+// The columns a crop fills in a cls/rec batch slot of max_width: its width at
+// height 48, aspect kept, at least 1 and at most max_width.
+int crop_input_width(const Image& crop, int max_width);
+
 // Writes one image into a CHW float slot of `width` columns: resized to
 // resized_w x 48, scaled (x/255 - 0.5) / 0.5, the rest left as it was (zeros).
 void fill_normalized_crop(const Image& crop, int resized_w, int width, float* chw);
