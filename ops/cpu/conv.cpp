@@ -2,7 +2,8 @@
 // its 64-pixel tile row by row (runs of one output row are contiguous input
 // reads, zero-filled where they fall in the padding) and runs the shared register
 // block; gk_conv_depthwise's twin walks whole output rows so each tap is one
-// vectorisable pass. Both keep the CUDA kernels' per-element folding order.
+// vectorisable pass; gk_col2im's twin adds each tap's column run to whole output
+// rows. All keep the CUDA kernels' per-element folding order.
 #include "backends/cpu/cpu_kernel_table.h"
 #include "ops/cpu/gemm_block.h"
 #include "ops/families.h"
@@ -156,6 +157,55 @@ void gk_conv_depthwise(const T* X, const T* W, const T* B, T* Y, gk_conv_args a,
       }
       gk::cpu_gemm::store_row(acc, c1 - c0, y + c0, 1.0f, a.has_bias, a.has_bias ? B + co : nullptr, 0, 1.0f, epi, ea,
                               eb);
+    }
+  }
+}
+
+// Rows of the output (image * channel, od, oh) per step. Each tap (kd, kh, kw) that
+// reaches the row adds its column run in one pass: the outputs it touches are every
+// s-th pixel from the first one congruent to kw * dil - pad, so no pixel is
+// divided or tested. Taps are added in ascending (kd, kh, kw) order, the CUDA
+// kernel's order, so both backends round alike. With stride == kernel (the
+// PaddleOCR detector's 2x2 upsampling) each pixel gets exactly one tap.
+template <typename T>
+void gk_col2im(const T* col, const T* B, T* Y, gk_conv_args a, int32_t epi, float ea, float eb, int64_t n) {
+  using Acc = typename gk_acc<T>::type;
+  constexpr int64_t kChunk = 256;
+  const int64_t rows = n / a.out[2], isz = a.in[0] * a.in[1] * a.in[2], kv = a.k[0] * a.k[1] * a.k[2];
+  const int64_t s2 = a.s[2];
+  Acc acc[kChunk];
+  GK_KERNEL_LOOP(row, rows) {
+    const int64_t oh = row % a.out[1], t = row / a.out[1];
+    const int64_t od = t % a.out[0], co = t / a.out[0];
+    T* y = Y + row * a.out[2];
+    for (int64_t c0 = 0; c0 < a.out[2]; c0 += kChunk) {
+      const int64_t c1 = std::min(a.out[2], c0 + kChunk);
+      for (int64_t j = 0; j < c1 - c0; ++j) acc[j] = Acc(0);
+      Acc* dst = acc - c0;  // dst[ow] for ow in [c0, c1)
+      for (int64_t kd = 0; kd < a.k[0]; ++kd) {
+        const int64_t td = od + a.pad[0] - kd * a.dil[0];
+        if (td < 0 || td % a.s[0] != 0 || td / a.s[0] >= a.in[0]) continue;
+        for (int64_t kh = 0; kh < a.k[1]; ++kh) {
+          const int64_t th = oh + a.pad[1] - kh * a.dil[1];
+          if (th < 0 || th % a.s[1] != 0 || th / a.s[1] >= a.in[1]) continue;
+          const T* base = col + (co * kv + (kd * a.k[1] + kh) * a.k[2]) * isz +
+                          ((td / a.s[0]) * a.in[1] + th / a.s[1]) * a.in[2];
+          for (int64_t kw = 0; kw < a.k[2]; ++kw) {
+            const T* src = base + kw * isz;
+            const int64_t off = kw * a.dil[2] - a.pad[2];  // ow = off + iw * s2
+            const int64_t lo = std::max(c0, off);
+            int64_t iw = (lo - off + s2 - 1) / s2;
+            const int64_t hi = std::min(c1, off + a.in[2] * s2);  // exclusive bound on ow
+            int64_t ow = off + iw * s2;
+            if (s2 == 1)
+              for (; ow < hi; ++ow, ++iw) dst[ow] = dst[ow] + static_cast<Acc>(src[iw]);
+            else
+              for (; ow < hi; ow += s2, ++iw) dst[ow] = dst[ow] + static_cast<Acc>(src[iw]);
+          }
+        }
+      }
+      gk::cpu_gemm::store_row(acc, c1 - c0, y + c0, 1.0f, a.has_bias, a.has_bias ? B + co % a.Cout : nullptr, 0, 1.0f,
+                              epi, ea, eb);
     }
   }
 }

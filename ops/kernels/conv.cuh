@@ -2,8 +2,8 @@
 // with leading 1s). gk_conv is an implicit GEMM on the shared tile core: per
 // (image, group), Y(m, p) = sum_k W(m, k) X_col(k, p) with k = (c, kd, kh, kw) and
 // the im2col column gathered on the fly (zero in the padding), so no im2col
-// buffer is ever written. CPU twins of gk_conv and gk_conv_depthwise live in
-// ops/cpu/conv.cpp.
+// buffer is ever written. CPU twins of gk_conv, gk_conv_depthwise and gk_col2im
+// live in ops/cpu/conv.cpp.
 #pragma once
 #include "backends/kernel_prelude.cuh"
 #include "ops/kernels/common/epilogue.cuh"
@@ -121,10 +121,11 @@ GK_KERNEL void gk_conv_depthwise(const T* X, const T* W, const T* B, T* Y, gk_co
 }
 #endif
 
-// ConvTranspose, second half: the GEMM wrote col[(co * KV + kidx) * ISZ + ipix] =
+// ConvTranspose, second half (CPU twin in ops/cpu/conv.cpp): the GEMM wrote col[(co * KV + kidx) * ISZ + ipix] =
 // sum_c W(c, co, kidx) X(c, ipix), co over (image, channel); each output pixel gathers the
 // (kd, kh, kw) taps that land on it (in ascending order), adds the bias and
 // applies the activation. `a.in` is the ConvTranspose input, `a.out` its output.
+#ifdef __CUDACC_RTC__
 template <typename T>
 GK_KERNEL void gk_col2im(const T* col, const T* B, T* Y, gk_conv_args a, int32_t epi, float ea, float eb, int64_t n) {
   typedef typename gk_acc<T>::type Acc;
@@ -153,3 +154,4 @@ GK_KERNEL void gk_col2im(const T* col, const T* B, T* Y, gk_conv_args a, int32_t
     Y[i] = (T)gk_epilogue(gk_gemm_finish(acc, 1.0f, a.has_bias, b, 1.0f), epi, ea, eb);
   }
 }
+#endif

@@ -111,12 +111,25 @@ GK_KERNEL void gk_batchnorm(const T* GK_RESTRICT x, const P* GK_RESTRICT scale, 
   typedef typename gk_norm_wide<typename gk_acc<T>::type, float>::type C;
   typedef typename gk_acc<P>::type PA;
   typedef typename gk_acc<Q>::type QA;
+  typedef typename gk_acc<T>::type A;
+#ifdef __CUDACC_RTC__
   GK_KERNEL_LOOP(i, n) {
     const int64_t c = (i / inner) % channels;
     const C inv = (C)1 / gk_sqrt((C)(QA)var[c] + (C)eps);
-    y[i] = (T)(typename gk_acc<T>::type)(((C)(typename gk_acc<T>::type)x[i] - (C)(QA)mean[c]) * inv * (C)(PA)scale[c] +
-                                          (C)(PA)bias[c]);
+    y[i] = (T)(A)(((C)(A)x[i] - (C)(QA)mean[c]) * inv * (C)(PA)scale[c] + (C)(PA)bias[c]);
   }
+#else
+  // The worker's range cut at channel boundaries: the channel's constants once per
+  // run and a division-free inner loop that vectorises (the per-element form took
+  // 37 ms on a 1x24x320x320 tensor, 2 cores). Same expression, same rounding.
+  for (int64_t i = gk_part_begin(n), end = gk_part_end(n); i < end;) {
+    const int64_t row = i / inner, c = row % channels;
+    const int64_t run_end = (row + 1) * inner < end ? (row + 1) * inner : end;
+    const C m = (C)(QA)mean[c], sc = (C)(PA)scale[c], b = (C)(PA)bias[c];
+    const C inv = (C)1 / gk_sqrt((C)(QA)var[c] + (C)eps);
+    for (; i < run_end; ++i) y[i] = (T)(A)(((C)(A)x[i] - m) * inv * sc + b);
+  }
+#endif
 }
 
 // BatchNormalization, training form: one thread per channel of [N, channels, inner]

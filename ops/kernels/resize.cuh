@@ -227,7 +227,9 @@ struct gk_resize_gather_args {
   int64_t table_off[GK_RESIZE_MAX_RANK];  // -1: the axis is not resized
 };
 
-// Nearest over every axis at once: a pure gather.
+// Nearest over every axis at once: a pure gather. The CPU twin (ops/cpu/resize.cpp)
+// walks output rows instead.
+#ifdef __CUDACC_RTC__
 template <typename T>
 GK_KERNEL void gk_resize_nearest(const T* X, T* Y, const int64_t* table, gk_resize_gather_args a,
                                  double extrapolation, int64_t n) {
@@ -248,3 +250,4 @@ GK_KERNEL void gk_resize_nearest(const T* X, T* Y, const int64_t* table, gk_resi
     Y[i] = extrap ? (T)extrapolation : X[off];
   }
 }
+#endif

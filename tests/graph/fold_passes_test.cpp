@@ -166,6 +166,62 @@ TEST_CASE("fold-batchnorm: f16 weights stay f16, rounded from the double result"
   }
 }
 
+// Paddle's ConvTranspose + Add(bias) + BN: the Add joins the bias, then BN folds
+// along W's dim 1 (ConvTranspose W is [C_in, C_out / group, k...]).
+TEST_CASE("fold-batchnorm: ConvTranspose + bias Add + BN, one and two groups", "[passes]") {
+  const std::vector<float> k = {0.5f, -2.0f};
+  for (int64_t group : {1, 2}) {
+    Builder b;
+    ValueId x = b.input("x");
+    // group 1: C_in 1, C_out 2, 1x2 kernel; group 2: C_in 2, one output channel each, 1x1.
+    const std::vector<float> w = group == 1 ? std::vector<float>{0.5f, -1.0f, 2.0f, 0.75f}
+                                            : std::vector<float>{1.25f, -0.5f};
+    ValueId wv = b.init("W", group == 1 ? f32({1, 2, 1, 2}, w) : f32({2, 1, 1, 1}, w));
+    AttrMap a;
+    a.set("group", int_attr(group));
+    int convt = b.node("ConvTranspose", "convt", {x, wv}, {"y"}, a);
+    // [2, 1, 1] right-aligns onto y's [N, C, H, W] at C.
+    int add = b.node("Add", "add", {b.init("k", f32({2, 1, 1}, k)), b.out(convt)}, {"ya"});
+    add_bn(b, b.out(add), kBn, "z");
+    b.output(b.id("z"));
+    REQUIRE(run(b.g).ok());
+    REQUIRE(op_types(b.g) == std::vector<std::string>{"ConvTranspose"});
+    const Node& n = b.g.nodes[0];
+    CHECK(n.outputs[0] == b.id("z"));
+    CHECK(n.covers == std::vector<std::string>{"convt", "add", "bn"});
+    const std::vector<double> w2 = values_of(b.g, n.inputs[1]);
+    const std::vector<double> b2 = values_of(b.g, n.inputs[2]);
+    REQUIRE(w2.size() == w.size());
+    REQUIRE(b2.size() == 2);
+    const double x0 = 0.3, x1 = -1.7;
+    if (group == 1) {  // y[c, 0, t] = x0 * W[0, c, 0, t] + k[c]
+      for (int c = 0; c < 2; ++c)
+        for (int t = 0; t < 2; ++t)
+          CHECK(x0 * w2[2 * c + t] + b2[c] == Approx(bn_ref(kBn, c, x0 * w[2 * c + t] + k[c])).epsilon(1e-6));
+    } else {  // y[c] = x[c] * W[c] + k[c]
+      const double xs[2] = {x0, x1};
+      for (int c = 0; c < 2; ++c)
+        CHECK(xs[c] * w2[c] + b2[c] == Approx(bn_ref(kBn, c, xs[c] * w[c] + k[c])).epsilon(1e-6));
+    }
+  }
+}
+
+TEST_CASE("fold-batchnorm: a bias Add that is not per channel stays", "[passes]") {
+  for (int variant = 0; variant < 2; ++variant) {
+    Builder b;
+    ValueId x = b.input("x");
+    int convt = b.node("ConvTranspose", "convt", {x, b.init("W", f32({1, 2, 1, 2}, {1, 2, 3, 4}))}, {"y"});
+    // variant 0: [2] right-aligns onto W (the last axis), not C; variant 1: the
+    // conv output is also a graph output.
+    ValueId kv = variant == 0 ? b.init("k", f32({2}, {1, 2})) : b.init("k", f32({1, 2, 1, 1}, {1, 2}));
+    int add = b.node("Add", "add", {b.out(convt), kv}, {"ya"});
+    b.output(b.out(add));
+    if (variant == 1) b.output(b.out(convt));
+    REQUIRE(run(b.g).ok());
+    CHECK(op_types(b.g) == std::vector<std::string>{"ConvTranspose", "Add"});
+  }
+}
+
 TEST_CASE("fold-batchnorm: left alone when the pattern does not hold", "[passes]") {
   SECTION("conv output read twice") {
     Builder b;

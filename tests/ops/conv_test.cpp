@@ -274,6 +274,40 @@ TEST_CASE("ConvTranspose: random cases against a scatter reference", "[ops][conv
   }
 }
 
+// The CPU col2im walks output rows in 256-pixel chunks and adds each tap's column
+// run with stride s: rows wider than a chunk, a tap whose first pixel sits past the
+// chunk start (negative pad offsets), stride == kernel with output_padding (pixels
+// no tap reaches get the bias alone) and a fused activation.
+TEST_CASE("ConvTranspose: wide rows, stride == kernel, fused activation", "[ops][conv_transpose]") {
+  const std::vector<ConvTCase> cases = {
+      {{1, 3, 4, 150}, 5, 1, {2, 2}, {2, 2}, {0, 0, 0, 0}, {1, 1}, {}, {}},        // the detector's 2x2 / 2
+      {{1, 2, 3, 130}, 4, 2, {2, 2}, {2, 2}, {0, 0, 0, 0}, {1, 1}, {1, 1}, {}},    // output_padding, groups
+      {{2, 2, 3, 100}, 3, 1, {3, 5}, {2, 3}, {1, 2, 0, 1}, {1, 1}, {}, {}},        // overlapping taps
+      {{1, 2, 2, 300}, 2, 1, {1, 3}, {1, 1}, {0, 1, 0, 1}, {1, 2}, {}, {}},        // stride 1, dilation
+      {{1, 2, 3, 3, 90}, 2, 1, {2, 2, 3}, {2, 2, 3}, {0, 0, 0, 0, 0, 0}, {1, 1, 1}, {}, {}},  // 3-D
+  };
+  const Epilogue relu{Epilogue::Kind::kRelu};
+  uint32_t seed = 700;
+  for (const ConvTCase& c : cases) {
+    Shape ws{c.x[1], c.cout / c.group};
+    ws.insert(ws.end(), c.k.begin(), c.k.end());
+    HostTensor x = tensor_f32(c.x, seed++), w = tensor_f32(ws, seed++), b = tensor_f32({c.cout}, seed++);
+    Shape os;
+    auto want = conv_transpose_ref(c, x, w, b, 17, &os);
+    for (double& v : want) v = activation_ref(v, relu);
+    AttrMap a;
+    a.set("group", int_attr(c.group));
+    a.set("strides", ints_attr(c.s));
+    a.set("dilations", ints_attr(c.dil));
+    a.set("pads", ints_attr(c.pads));
+    if (!c.out_pad.empty()) a.set("output_padding", ints_attr(c.out_pad));
+    auto r = run_with("ConvTranspose", a, {&x, &w, &b}, relu, 1, 17);
+    INFO("x " << shape_str(c.x) << " k " << shape_str(c.k) << " s " << shape_str(c.s));
+    REQUIRE(r.ok());
+    check_close((*r)[0], os, want, 1e-5, 1e-5);
+  }
+}
+
 TEST_CASE("Conv: channel mismatch is a named error", "[ops][conv]") {
   OpCall c;
   c.op_type = "Conv";

@@ -116,6 +116,29 @@ TEST_CASE("BatchNormalization inference, per channel and pre-9 non-spatial", "[n
   CHECK_THAT(r.status().message(), Catch::Contains("saved_mean"));
 }
 
+// Long channel runs split across the CPU workers at arbitrary points: the per-run
+// channel constants must follow the channel boundaries. Inner size 1001 is odd so no
+// split lands on one.
+TEST_CASE("BatchNormalization inference, long channel runs", "[normalization]") {
+  const int64_t n = 2, ch = 3, inner = 1001;
+  std::vector<double> x(n * ch * inner);
+  for (size_t i = 0; i < x.size(); ++i) x[i] = static_cast<double>(static_cast<int64_t>(i % 37) - 18) * 0.25;
+  const std::vector<double> scale = {2, 0.5, -1}, bias = {1, -1, 0.5}, mean = {3, -2, 0.25}, var = {4, 0.25, 1};
+  auto c = call("BatchNormalization", 15,
+                {make_tensor(DType::kF32, {n, ch, inner}, x), make_tensor(DType::kF32, {ch}, scale),
+                 make_tensor(DType::kF32, {ch}, bias), make_tensor(DType::kF32, {ch}, mean),
+                 make_tensor(DType::kF32, {ch}, var)});
+  set_float(c, "epsilon", 0);
+  auto r = run_op(c);
+  REQUIRE(r.ok());
+  std::vector<double> want;
+  for (size_t i = 0; i < x.size(); ++i) {
+    const size_t k = (i / inner) % ch;
+    want.push_back((x[i] - mean[k]) / std::sqrt(var[k]) * scale[k] + bias[k]);
+  }
+  check_close(doubles_of(r->outputs[0]), want);
+}
+
 TEST_CASE("InstanceNormalization and GroupNormalization 18/21", "[normalization]") {
   const Shape shape{2, 4, 3};
   const auto x = wave(numel(shape));

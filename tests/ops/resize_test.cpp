@@ -84,6 +84,34 @@ TEST_CASE("Resize nearest: rounding modes and coordinate transforms", "[ops][res
   CHECK(values_of<uint8_t>(rb->outputs[0]) == std::vector<uint8_t>{1, 1, 0, 0});
 }
 
+// The detector's upsamples (asymmetric, floor, integer factors): out[n, c, h, w] =
+// in[n, c, h / fh, w / fw]. Also factors on outer axes only, where the CPU gather
+// copies whole rows (and repeats the previous one), and a 3-D (rows of rows) case.
+TEST_CASE("Resize nearest: integer upsampling factors", "[ops][resize]") {
+  const std::vector<std::vector<int64_t>> factor_sets = {{1, 1, 2, 2}, {1, 1, 4, 4}, {1, 1, 8, 8},
+                                                         {1, 2, 3, 1}, {2, 1, 1, 1}, {1, 1, 1, 3}};
+  const Shape in{2, 3, 5, 7};
+  std::vector<float> xs(numel(in));
+  for (size_t i = 0; i < xs.size(); ++i) xs[i] = static_cast<float>(i) * 0.5f - 7.0f;
+  for (const auto& f : factor_sets) {
+    OpCall c = resize(f32(in, xs), std::nullopt,
+                      scales_of({static_cast<float>(f[0]), static_cast<float>(f[1]), static_cast<float>(f[2]),
+                                 static_cast<float>(f[3])}),
+                      std::nullopt);
+    c.attrs.set("coordinate_transformation_mode", attr_str("asymmetric"));
+    c.attrs.set("nearest_mode", attr_str("floor"));
+    const Shape out{in[0] * f[0], in[1] * f[1], in[2] * f[2], in[3] * f[3]};
+    std::vector<double> want;
+    for (int64_t n = 0; n < out[0]; ++n)
+      for (int64_t ch = 0; ch < out[1]; ++ch)
+        for (int64_t h = 0; h < out[2]; ++h)
+          for (int64_t w = 0; w < out[3]; ++w)
+            want.push_back(xs[((n / f[0] * in[1] + ch / f[1]) * in[2] + h / f[2]) * in[3] + w / f[3]]);
+    INFO("factors " << f[0] << "x" << f[1] << "x" << f[2] << "x" << f[3]);
+    check_close(run_values(c, out), want, 0);
+  }
+}
+
 TEST_CASE("Resize linear and cubic: 1-D values", "[ops][resize]") {
   auto line = f32({1, 4}, {1, 2, 3, 4});
   // half_pixel at scale 0.5: x_orig = 0.5, 2.5.
