@@ -201,7 +201,7 @@ constexpr OpTraits kCastTraits{.elementwise = true};
 // its new types, so one implementation serves every version.
 const OpSchema kOps[] = {
     {"", "Cast", 6, kOpsetCurrent, &kCast, kCastTraits},
-    {"", "CastLike", 15, kOpsetCurrent, &kCastLike, kCastTraits},
+    {"", "CastLike", 15, kOpsetCurrent, &kCastLike, {.type_only_inputs = 1u << 1, .elementwise = true}},
 };
 
 }  // namespace

@@ -139,6 +139,7 @@ struct OpTraits {
   int inplace_input = -1;     // output 0 may take input i's buffer when i dies here
   int alias_input = -1;       // output 0 is a zero-copy view of input i (same bytes)
   uint32_t host_inputs = 0;   // bit i: input i's value is needed at plan time
+  uint32_t type_only_inputs = 0;  // bit i: only input i's type is read (CastLike's target)
   bool accepts_epilogue = false;
   bool elementwise = false;   // candidate for elementwise-chain fusion
 };

@@ -54,13 +54,15 @@ Result<std::shared_ptr<Plan>> Executor::build_plan(const std::vector<TensorType>
     if (!node.schema)
       return unimplemented("{}: op {} is not supported", node.view.describe(), node.view.op_type);
     bool any_dynamic = false, all_host = true;
-    for (ValueId in : node.inputs) {
+    for (size_t i = 0; i < node.inputs.size(); ++i) {
+      const ValueId in = node.inputs[i];
       if (in == kNoValue) continue;
       any_dynamic |= dynamic[in];
       if (!plan->values[in].typed && !dynamic[in])
         return internal_error("{}: input '{}' has no type at plan time", node.view.describe(),
                               g.values[in].name);
-      all_host &= plan->values[in].host != nullptr;
+      const bool type_only = i < 32 && ((node.schema->traits.type_only_inputs >> i) & 1u);
+      all_host &= plan->values[in].host != nullptr || type_only;
     }
     StepPlan step;
     step.node = static_cast<int>(n);
@@ -105,7 +107,18 @@ Result<std::shared_ptr<Plan>> Executor::build_plan(const std::vector<TensorType>
     for (const auto& t : ictx.outputs) out_bytes += dtype_storage_bytes(t.dtype, numel(t.shape));
     if (all_host && out_bytes <= kHostEvalMaxBytes) {
       std::vector<const HostTensor*> ins;
-      for (ValueId in : node.inputs) ins.push_back(in == kNoValue ? nullptr : plan->values[in].host.get());
+      std::vector<HostTensor> placeholders;  // type-only inputs: their type, no elements
+      placeholders.reserve(node.inputs.size());
+      for (ValueId in : node.inputs) {
+        const ValuePlan& vp = plan->values[in == kNoValue ? 0 : in];
+        if (in != kNoValue && !vp.host) {
+          GK_TRY(HostTensor p, HostTensor::allocate(vp.type.dtype, Shape{0}));
+          placeholders.push_back(std::move(p));
+          ins.push_back(&placeholders.back());
+          continue;
+        }
+        ins.push_back(in == kNoValue ? nullptr : vp.host.get());
+      }
       auto r = evaluate_op(host_kit_, *node.schema, node.view, node.parsed, ins);
       if (!r.ok()) return r.status().with_context(model_.path.empty() ? "model" : model_.path);
       for (size_t o = 0; o < node.outputs.size(); ++o) {
