@@ -48,4 +48,16 @@ KernelFamily resize_kernels();
 std::span<const OpSchema> nms_ops();
 std::span<const OpSchema> roi_align_ops();
 KernelFamily detection_kernels();
+std::span<const OpSchema> loss_ops();
+KernelFamily loss_kernels();
+std::span<const OpSchema> grid_sample_ops();
+std::span<const OpSchema> col2im_ops();
+std::span<const OpSchema> center_crop_pad_ops();
+std::span<const OpSchema> deform_conv_ops();
+KernelFamily grid_sample_kernels();
+std::span<const OpSchema> attention_ops();
+KernelFamily attention_kernels();
+std::span<const OpSchema> quantize_ops();
+std::span<const OpSchema> qlinear_ops();
+KernelFamily quantize_kernels();
 }  // namespace gk::families

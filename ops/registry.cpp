@@ -35,6 +35,14 @@ constexpr OpsFn kOpFamilies[] = {
     &families::resize_ops,
     &families::nms_ops,
     &families::roi_align_ops,
+    &families::loss_ops,
+    &families::grid_sample_ops,
+    &families::col2im_ops,
+    &families::center_crop_pad_ops,
+    &families::deform_conv_ops,
+    &families::attention_ops,
+    &families::quantize_ops,
+    &families::qlinear_ops,
     nullptr,  // keeps the array non-empty while families are added
 };
 
@@ -53,6 +61,10 @@ constexpr KernelsFn kKernelFamilies[] = {
     &families::normalization_kernels,
     &families::resize_kernels,
     &families::detection_kernels,
+    &families::loss_kernels,
+    &families::grid_sample_kernels,
+    &families::attention_kernels,
+    &families::quantize_kernels,
     nullptr,
 };
 
