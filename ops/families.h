@@ -60,4 +60,13 @@ KernelFamily attention_kernels();
 std::span<const OpSchema> quantize_ops();
 std::span<const OpSchema> qlinear_ops();
 KernelFamily quantize_kernels();
+std::span<const OpSchema> rnn_ops();
+KernelFamily rnn_kernels();
+std::span<const OpSchema> bitcast_ops();
+std::span<const OpSchema> signal_ops();
+std::span<const OpSchema> det_ops();
+std::span<const OpSchema> tensor_scatter_ops();
+KernelFamily signal_kernels();
+KernelFamily linalg_kernels();
+KernelFamily tensor_scatter_kernels();
 }  // namespace gk::families

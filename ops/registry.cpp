@@ -43,6 +43,11 @@ constexpr OpsFn kOpFamilies[] = {
     &families::attention_ops,
     &families::quantize_ops,
     &families::qlinear_ops,
+    &families::rnn_ops,
+    &families::bitcast_ops,
+    &families::signal_ops,
+    &families::det_ops,
+    &families::tensor_scatter_ops,
     nullptr,  // keeps the array non-empty while families are added
 };
 
@@ -65,6 +70,10 @@ constexpr KernelsFn kKernelFamilies[] = {
     &families::grid_sample_kernels,
     &families::attention_kernels,
     &families::quantize_kernels,
+    &families::rnn_kernels,
+    &families::signal_kernels,
+    &families::linalg_kernels,
+    &families::tensor_scatter_kernels,
     nullptr,
 };
 

@@ -44,10 +44,46 @@ static GK_FN void gk_softmax_seq(const gk_sm_row<T>& row, int64_t n) {
 
 #ifndef __CUDACC_RTC__
 // CPU twin of both kernels: this worker's share of the rows, each in order.
+// A contiguous row (the attention softmax over the last axis): plain pointer loops,
+// and for softmax each exp is computed once and kept in y (exact when T is the
+// accumulation type) instead of twice, the same values as gk_softmax_seq.
+template <typename T, int MODE>
+static void gk_softmax_contig(const T* __restrict x, T* __restrict y, int64_t n) {
+  typedef typename gk_acc<T>::type A;
+  A m = gk_limits<A>::lowest();
+  bool nan = false;
+  for (int64_t r = 0; r < n; ++r) {
+    const A v = (A)x[r];
+    nan |= v != v;
+    m = v > m ? v : m;
+  }
+  for (int64_t r = 0; nan && r < n; ++r)  // gk_softmax_seq's m: the first NaN
+    if ((A)x[r] != (A)x[r]) m = (A)x[r], nan = false;
+  A s = (A)0;
+  if constexpr (MODE == GK_SOFTMAX && std::is_same_v<A, T>) {
+    for (int64_t r = 0; r < n; ++r) y[r] = gk_exp(x[r] - m);
+    for (int64_t r = 0; r < n; ++r) s += y[r];
+    for (int64_t r = 0; r < n; ++r) y[r] = y[r] / s;
+  } else {
+    for (int64_t r = 0; r < n; ++r) s += gk_exp((A)x[r] - m);
+    if constexpr (MODE == GK_LOGSOFTMAX) {
+      const A ls = gk_log(s);
+      for (int64_t r = 0; r < n; ++r) y[r] = (T)((A)x[r] - m - ls);
+    } else {
+      for (int64_t r = 0; r < n; ++r) y[r] = (T)(gk_exp((A)x[r] - m) / s);
+    }
+  }
+}
+
 template <typename T, int MODE>
 static void gk_softmax_cpu(const T* x, T* y, const gk_rows& g) {
+  const bool contig = MODE != GK_HARDMAX && !g.general && g.inner == 1;
   for (int64_t row = gk_part_begin(g.rows), end = gk_part_end(g.rows); row < end; ++row) {
     const int64_t base = gk_row_base(g, row);
+    if (contig) {
+      gk_softmax_contig<T, MODE>(x + base, y + base, g.len);
+      continue;
+    }
     gk_softmax_seq<T, MODE>(gk_sm_row<T>{x + base, y + base, &g}, g.len);
   }
 }

@@ -98,6 +98,29 @@ TEST_CASE("softmax hand-computed values and stability", "[softmax]") {
   CHECK(values_of<float>(r->outputs[0]) == std::vector<float>{0, 1, 0, 1, 0, 0});
 }
 
+// The CPU's contiguous-row fast path (inner == 1) against the strided path on the
+// transposed tensor: same rows, so the same values bit for bit; and NaN / all -inf rows.
+TEST_CASE("softmax contiguous rows match strided rows", "[softmax]") {
+  const int64_t rows = 5, len = 37;
+  const auto x = wave(rows * len);
+  std::vector<double> xt(x.size());
+  for (int64_t r = 0; r < rows; ++r)
+    for (int64_t j = 0; j < len; ++j) xt[j * rows + r] = x[r * len + j];
+  for (const char* op : {"Softmax", "LogSoftmax"}) {
+    INFO(op);
+    auto a = run_op(sm_call(op, 13, make_tensor(DType::kF32, {rows, len}, x), -1));
+    auto b = run_op(sm_call(op, 13, make_tensor(DType::kF32, {len, rows}, xt), 0));
+    REQUIRE(a.ok());
+    REQUIRE(b.ok());
+    const auto ya = values_of<float>(a->outputs[0]), yb = values_of<float>(b->outputs[0]);
+    for (int64_t r = 0; r < rows; ++r)
+      for (int64_t j = 0; j < len; ++j) CHECK(ya[r * len + j] == yb[j * rows + r]);
+  }
+  auto r = run_op(sm_call("Softmax", 13, f32({2, 3}, {1, NAN, 2, -INFINITY, -INFINITY, -INFINITY}), -1));
+  REQUIRE(r.ok());
+  for (float v : values_of<float>(r->outputs[0])) CHECK(std::isnan(v));
+}
+
 TEST_CASE("softmax f16/bf16 compute in f32", "[softmax]") {
   const auto x = wave(2 * 50);
   for (DType t : {DType::kF16, DType::kBF16, DType::kF64}) {
