@@ -57,29 +57,6 @@ Result<ParsedAttrs> parse_castlike(const AttrMap& attrs, const NodeView& node) {
   return ParsedAttrs(a);
 }
 
-// Storage-only types by their kernel names (ops/kernels/cast.cuh): float8/e8m0
-// are byte-wide, the packed ones name the byte that holds 2 or 4 elements.
-const char* storage_type_name(DType t) {
-  switch (t) {
-    case DType::kF8E4M3FN: return "gk_f8e4m3fn";
-    case DType::kF8E4M3FNUZ: return "gk_f8e4m3fnuz";
-    case DType::kF8E5M2: return "gk_f8e5m2";
-    case DType::kF8E5M2FNUZ: return "gk_f8e5m2fnuz";
-    case DType::kF8E8M0: return "gk_f8e8m0";
-    case DType::kF4E2M1: return "gk_f4e2m1x2";
-    case DType::kI4: return "gk_int4x2";
-    case DType::kU4: return "gk_uint4x2";
-    case DType::kI2: return "gk_int2x4";
-    case DType::kU2: return "gk_uint2x4";
-    default: return nullptr;
-  }
-}
-
-const char* cast_type_name(DType t) {
-  const char* name = kernel_type_name(t);
-  return name ? name : storage_type_name(t);
-}
-
 Status check_castable(const NodeView& node, DType from, DType to, bool from_host_known) {
   if (to == DType::kString)
     return unimplemented("{}: Cast to string is not supported (strings exist only on the host)",
@@ -89,7 +66,7 @@ Status check_castable(const NodeView& node, DType from, DType to, bool from_host
                          "strings cannot live on the device",
                          node.describe());
   for (DType t : {from, to}) {
-    if (t != DType::kString && !cast_type_name(t))
+    if (t != DType::kString && !storage_kernel_type_name(t))
       return unimplemented("{}: Cast {} -> {}: element type {} is not supported", node.describe(),
                            dtype_name(from), dtype_name(to), dtype_name(t));
   }
@@ -160,8 +137,8 @@ Status launch_cast(KernelContext& ctx, DType from, DevPtr src, DType to, DevPtr 
   KernelArgs args;
   args.ptr(src).ptr(dst).i64(n).i32(mode);
   return ctx.launch(kernel_sources::cast,
-                    fmt::format("{}<{}, {}>", packed ? "gk_cast_packed" : "gk_cast", cast_type_name(from),
-                                cast_type_name(to)),
+                    fmt::format("{}<{}, {}>", packed ? "gk_cast_packed" : "gk_cast", storage_kernel_type_name(from),
+                                storage_kernel_type_name(to)),
                     grid_for(units), args);
 }
 

@@ -23,6 +23,23 @@ const char* kernel_type_name(DType t) {
   }
 }
 
+const char* storage_kernel_type_name(DType t) {
+  if (const char* name = kernel_type_name(t)) return name;
+  switch (t) {
+    case DType::kF8E4M3FN: return "gk_f8e4m3fn";
+    case DType::kF8E4M3FNUZ: return "gk_f8e4m3fnuz";
+    case DType::kF8E5M2: return "gk_f8e5m2";
+    case DType::kF8E5M2FNUZ: return "gk_f8e5m2fnuz";
+    case DType::kF8E8M0: return "gk_f8e8m0";
+    case DType::kF4E2M1: return "gk_f4e2m1x2";
+    case DType::kI4: return "gk_int4x2";
+    case DType::kU4: return "gk_uint4x2";
+    case DType::kI2: return "gk_int2x4";
+    case DType::kU2: return "gk_uint2x4";
+    default: return nullptr;
+  }
+}
+
 bool push_element(KernelArgs& args, DType t, const void* element) {
   switch (t) {
     case DType::kF32: {

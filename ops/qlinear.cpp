@@ -5,7 +5,6 @@
 // (wrapping, as the spec allows), and the QLinear ops requantize the result
 // (gk_q_requant). The im2col matrix costs 4 * kernel volume bytes per input byte
 // of scratch (a 3x3 conv: 36x); correctness first, no int8 dot-product path yet.
-#include "ops/quantize.h"
 
 #include "ops/families.h"
 #include "ops/gemm_launch.h"

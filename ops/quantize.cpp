@@ -9,7 +9,6 @@
 // even, then adds the zero point and saturates; DequantizeLinear computes
 // (x - zero_point) * scale in float (double for int32 x) and rounds once to the
 // output type.
-#include "ops/quantize.h"
 
 #include "ops/families.h"
 #include "ops/kernel_sources.h"
@@ -21,23 +20,6 @@
 #include <memory>
 
 namespace gk {
-
-const char* quant_type_name(DType t) {
-  if (const char* name = kernel_type_name(t)) return name;
-  switch (t) {
-    case DType::kF8E4M3FN: return "gk_f8e4m3fn";
-    case DType::kF8E4M3FNUZ: return "gk_f8e4m3fnuz";
-    case DType::kF8E5M2: return "gk_f8e5m2";
-    case DType::kF8E5M2FNUZ: return "gk_f8e5m2fnuz";
-    case DType::kF8E8M0: return "gk_f8e8m0";
-    case DType::kF4E2M1: return "gk_f4e2m1x2";
-    case DType::kI4: return "gk_int4x2";
-    case DType::kU4: return "gk_uint4x2";
-    case DType::kI2: return "gk_int2x4";
-    case DType::kU2: return "gk_uint2x4";
-    default: return nullptr;
-  }
-}
 
 namespace {
 
@@ -187,7 +169,7 @@ Result<DevPtr> prepare_scale(KernelContext& ctx, const TensorRef& s, DType acc, 
   KernelArgs args;
   args.ptr(s.ptr).ptr(buf.ptr()).i32(narrow).i64(s.numel());
   GK_RETURN_IF_ERROR(ctx.launch(kernel_sources::quantize,
-                                fmt::format("gk_q_scale<{}, {}>", quant_type_name(s.dtype), kernel_type_name(acc)),
+                                fmt::format("gk_q_scale<{}, {}>", storage_kernel_type_name(s.dtype), kernel_type_name(acc)),
                                 grid_for(s.numel()), args));
   return buf.ptr();
 }
@@ -200,8 +182,8 @@ Status launch_quantize(KernelContext& ctx, const TensorRef& x, DevPtr scale, DTy
   KernelArgs args;
   args.ptr(x.ptr).ptr(scale).ptr(zp).ptr(y.ptr).pod(l).i64(n);
   return ctx.launch(kernel_sources::quantize,
-                    fmt::format("gk_quantize<{}, {}, {}>", quant_type_name(x.dtype), kernel_type_name(acc),
-                                quant_type_name(y.dtype)),
+                    fmt::format("gk_quantize<{}, {}, {}>", storage_kernel_type_name(x.dtype), kernel_type_name(acc),
+                                storage_kernel_type_name(y.dtype)),
                     grid_for(units), args);
 }
 
@@ -253,7 +235,7 @@ Status run_dequantize(KernelContext& ctx) {
   KernelArgs args;
   args.ptr(x.ptr).ptr(scale).ptr(has_zp ? ctx.in(2).ptr : 0).ptr(y.ptr).pod(l).i64(n);
   return ctx.launch(kernel_sources::quantize,
-                    fmt::format("gk_dequantize<{}, {}>", quant_type_name(x.dtype), kernel_type_name(y.dtype)),
+                    fmt::format("gk_dequantize<{}, {}>", storage_kernel_type_name(x.dtype), kernel_type_name(y.dtype)),
                     grid_for(n), args);
 }
 
