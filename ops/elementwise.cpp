@@ -147,13 +147,13 @@ Result<ParsedAttrs> parse_mod(const AttrMap& attrs, const NodeView& node) {
   GK_TRY(int64_t fmod, attrs.get_int("fmod", 0));
   if (fmod != 0 && fmod != 1)
     return invalid_model("{}: attribute fmod is {}; allowed: 0 or 1", node.describe(), fmod);
-  return ParsedAttrs(std::make_shared<BinaryAttrs>(BinaryAttrs{fmod ? kFModOp : kModOp}));
+  return ParsedAttrs(std::make_shared<BinaryAttrs>(BinaryAttrs{fmod ? kFModOp : kModOp, {}}));
 }
 
 Result<ParsedAttrs> parse_bitshift(const AttrMap& attrs, const NodeView& node) {
   GK_TRY(std::string direction, attrs.get_string("direction", ""));
-  if (direction == "LEFT") return ParsedAttrs(std::make_shared<BinaryAttrs>(BinaryAttrs{kShlOp}));
-  if (direction == "RIGHT") return ParsedAttrs(std::make_shared<BinaryAttrs>(BinaryAttrs{kShrOp}));
+  if (direction == "LEFT") return ParsedAttrs(std::make_shared<BinaryAttrs>(BinaryAttrs{kShlOp, {}}));
+  if (direction == "RIGHT") return ParsedAttrs(std::make_shared<BinaryAttrs>(BinaryAttrs{kShrOp, {}}));
   return invalid_model("{}: attribute direction is '{}'; allowed: LEFT or RIGHT", node.describe(),
                        direction);
 }

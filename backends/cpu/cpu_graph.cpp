@@ -8,34 +8,36 @@ bool CpuGraphs::capturing_here() const {
   return capturing_ && owner_ == std::this_thread::get_id();
 }
 
-void CpuGraphs::record_launch(const Kernel& kernel, const LaunchConfig& config, const KernelArgs& args) {
+void CpuGraphs::record(Item item) {
   std::lock_guard lock(mutex_);
+  recording_.push_back(std::move(item));
+}
+
+void CpuGraphs::record_launch(const Kernel& kernel, const LaunchConfig& config, const KernelArgs& args) {
   Item item;
   item.kind = Kind::kLaunch;
   item.kernel = &kernel;
   item.config = config;
   item.args = args;
-  recording_.push_back(std::move(item));
+  record(std::move(item));
 }
 
 void CpuGraphs::record_copy(DevPtr dst, DevPtr src, size_t bytes) {
-  std::lock_guard lock(mutex_);
   Item item;
   item.kind = Kind::kCopy;
   item.dst = dst;
   item.src = src;
   item.bytes = bytes;
-  recording_.push_back(std::move(item));
+  record(std::move(item));
 }
 
 void CpuGraphs::record_memset(DevPtr dst, uint8_t value, size_t bytes) {
-  std::lock_guard lock(mutex_);
   Item item;
   item.kind = Kind::kMemset;
   item.dst = dst;
   item.value = value;
   item.bytes = bytes;
-  recording_.push_back(std::move(item));
+  record(std::move(item));
 }
 
 Status CpuGraphs::begin_capture() {

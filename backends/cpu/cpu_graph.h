@@ -42,6 +42,8 @@ class CpuGraphs final : public GraphCapture {
     uint8_t value = 0;
   };
 
+  void record(Item item);
+
   Device& device_;
   mutable std::mutex mutex_;
   std::atomic<bool> capturing_{false};
