@@ -63,10 +63,13 @@ KernelFamily quantize_kernels();
 std::span<const OpSchema> rnn_ops();
 KernelFamily rnn_kernels();
 std::span<const OpSchema> bitcast_ops();
+std::span<const OpSchema> control_flow_ops();
 std::span<const OpSchema> signal_ops();
 std::span<const OpSchema> det_ops();
 std::span<const OpSchema> tensor_scatter_ops();
 KernelFamily signal_kernels();
 KernelFamily linalg_kernels();
 KernelFamily tensor_scatter_kernels();
+std::span<const OpSchema> string_ops();
+std::span<const OpSchema> label_encoder_ops();
 }  // namespace gk::families

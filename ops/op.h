@@ -142,6 +142,7 @@ struct OpTraits {
   uint32_t type_only_inputs = 0;  // bit i: only input i's type is read (CastLike's target)
   bool accepts_epilogue = false;
   bool elementwise = false;   // candidate for elementwise-chain fusion
+  bool control_flow = false;  // If/Loop/Scan: the executor runs the node's subgraphs
 };
 
 struct OpSchema {

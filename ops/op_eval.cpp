@@ -19,6 +19,18 @@ Result<OpEvalResult> evaluate_op(Kit& kit, const OpSchema& schema, const NodeVie
   ictx.outputs.resize(node.num_outputs);
   GK_RETURN_IF_ERROR(schema.impl->infer(ictx));
 
+  // Values infer() computed for every output (Shape, Size, the host-only string
+  // ops) are the result, as in the plan builder: nothing is launched.
+  bool values_known = !ictx.output_values.empty();
+  for (size_t i = 0; i < ictx.outputs.size(); ++i)
+    if (node.has_output(i) && (i >= ictx.output_values.size() || !ictx.output_values[i])) values_known = false;
+  if (values_known) {
+    OpEvalResult result;
+    for (size_t i = 0; i < ictx.outputs.size(); ++i)
+      result.outputs.push_back(node.has_output(i) ? *ictx.output_values[i] : HostTensor());
+    return result;
+  }
+
   std::vector<GkBuf> keep;
   std::vector<TensorRef> refs;
   for (size_t i = 0; i < inputs.size(); ++i) {

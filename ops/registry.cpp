@@ -45,9 +45,12 @@ constexpr OpsFn kOpFamilies[] = {
     &families::qlinear_ops,
     &families::rnn_ops,
     &families::bitcast_ops,
+    &families::control_flow_ops,
     &families::signal_ops,
     &families::det_ops,
     &families::tensor_scatter_ops,
+    &families::string_ops,
+    &families::label_encoder_ops,
     nullptr,  // keeps the array non-empty while families are added
 };
 
