@@ -5,6 +5,7 @@
 #include "runtime/executor.h"
 
 #include "ops/op_eval.h"
+#include "runtime/control_flow.h"
 
 #include <spdlog/spdlog.h>
 
@@ -22,27 +23,52 @@ std::string signature_of(const std::vector<TensorType>& types) {
 // the whole model again.
 constexpr int64_t kMaxDerivedValueElements = 64;
 
+// A plan caches one entry per shape signature (and per value of the small inputs
+// that join it); a Loop body whose iteration number feeds a Slice plans once per
+// iteration, so the cache is bounded. // untuned
+constexpr size_t kMaxPlans = 256;
+
 // Runtime state of one value in a frame.
 struct FrameValue {
   DevPtr ptr = 0;
   TensorType type;
   const HostTensor* host = nullptr;
+  std::shared_ptr<const HostTensor> owned_host;  // a string made during the run
 };
 
 }  // namespace
 
+Executor::Executor(const Graph& graph, std::string path, Kit kit, Kit host_kit, bool cuda_graphs,
+                   std::string profile_prefix)
+    : graph_(graph), path_(std::move(path)), kit_(std::move(kit)), host_kit_(std::move(host_kit)),
+      cuda_graphs_(cuda_graphs), profile_prefix_(std::move(profile_prefix)) {
+  inputs_ = graph_.inputs;
+  inputs_.insert(inputs_.end(), graph_.captures.begin(), graph_.captures.end());
+  find_value_inputs();
+  for (const Node& node : graph_.nodes)
+    for (const auto& [name, attr] : node.attrs.all())
+      if (const Graph* sub = subgraph_of(attr))
+        subgraphs_.emplace(sub, std::make_unique<Executor>(*sub, path_, kit_, host_kit_, cuda_graphs_,
+                                                           profile_prefix_ + node.view.name + "/"));
+}
+
+Executor::~Executor() = default;
+
 void Executor::find_value_inputs() {
-  const Graph& g = model_.graph;
-  value_inputs_.assign(g.inputs.size(), false);
-  derived_value_inputs_.assign(g.inputs.size(), false);
+  const Graph& g = graph_;
+  value_inputs_.assign(inputs_.size(), false);
+  derived_value_inputs_.assign(inputs_.size(), false);
   std::vector<int> producer(g.values.size(), -1);
   for (size_t n = 0; n < g.nodes.size(); ++n)
     for (ValueId out : g.nodes[n].outputs)
       if (out != kNoValue) producer[out] = static_cast<int>(n);
   auto input_index = [&](ValueId v) -> int {
-    auto it = std::find(g.inputs.begin(), g.inputs.end(), v);
-    return it == g.inputs.end() ? -1 : static_cast<int>(it - g.inputs.begin());
+    auto it = std::find(inputs_.begin(), inputs_.end(), v);
+    return it == inputs_.end() ? -1 : static_cast<int>(it - inputs_.begin());
   };
+  // Strings live on the host: every op reading one needs its value at plan time.
+  for (size_t i = 0; i < inputs_.size(); ++i)
+    if (g.values[inputs_[i]].dtype == DType::kString) value_inputs_[i] = true;
   std::vector<bool> seen(g.values.size(), false);
   std::vector<ValueId> work;
   for (const Node& node : g.nodes) {
@@ -78,30 +104,33 @@ size_t Executor::plans_created() const {
 }
 
 Result<std::vector<const NamedBuf*>> Executor::order_inputs(const std::vector<NamedBuf>& inputs) const {
-  const Graph& g = model_.graph;
-  std::vector<const NamedBuf*> ordered(g.inputs.size(), nullptr);
+  const Graph& g = graph_;
+  std::vector<const NamedBuf*> ordered(inputs_.size(), nullptr);
   for (const NamedBuf& in : inputs) {
     ValueId v = g.find(in.name);
-    auto it = std::find(g.inputs.begin(), g.inputs.end(), v);
-    if (v == kNoValue || it == g.inputs.end()) {
+    auto it = std::find(inputs_.begin(), inputs_.end(), v);
+    if (v == kNoValue || it == inputs_.end()) {
       std::string names;
-      for (ValueId i : g.inputs) names += (names.empty() ? "'" : ", '") + g.values[i].name + "'";
+      for (ValueId i : inputs_) names += (names.empty() ? "'" : ", '") + g.values[i].name + "'";
       return invalid_argument("unknown input '{}' (the model's inputs are {})", in.name, names);
     }
-    ordered[it - g.inputs.begin()] = &in;
+    ordered[it - inputs_.begin()] = &in;
   }
   std::map<std::string, int64_t> symbols;
-  for (size_t i = 0; i < g.inputs.size(); ++i) {
-    const Value& decl = g.values[g.inputs[i]];
+  for (size_t i = 0; i < inputs_.size(); ++i) {
+    const Value& decl = g.values[inputs_[i]];
     if (!ordered[i]) return invalid_argument("missing input '{}'", decl.name);
     const NamedBuf& in = *ordered[i];
-    if (in.buf.dtype() != decl.dtype)
-      return invalid_argument("input '{}' is {}, the model declares {}", decl.name, dtype_name(in.buf.dtype()),
+    if (decl.dtype != DType::kUndefined && in.dtype() != decl.dtype)
+      return invalid_argument("input '{}' is {}, the model declares {}", decl.name, dtype_name(in.dtype()),
                               dtype_name(decl.dtype));
+    if (decl.dtype == DType::kString && !in.host)
+      return invalid_argument("input '{}' is a string tensor: pass it as a host tensor (NamedBuf::host)",
+                              decl.name);
     GK_TRY(int64_t n, checked_numel(in.shape));
-    if (n != in.buf.count())
+    if (n != in.count())
       return invalid_argument("input '{}': shape {} has {} elements, the buffer holds {}", decl.name,
-                              shape_str(in.shape), n, in.buf.count());
+                              shape_str(in.shape), n, in.count());
     if (!decl.has_shape) continue;
     if (decl.dims.size() != in.shape.size())
       return invalid_argument("input '{}' has rank {} (shape {}), the model declares rank {}", decl.name,
@@ -128,8 +157,12 @@ Result<std::shared_ptr<Plan>> Executor::plan_for(const std::vector<TensorType>& 
   std::string key = signature_of(input_types);
   for (size_t i = 0; i < input_values.size(); ++i) {
     if (!input_values[i]) continue;
-    const auto* bytes = static_cast<const uint8_t*>(input_values[i]->raw());
     key += fmt::format("#{}=", i);
+    if (input_values[i]->dtype() == DType::kString) {
+      for (const std::string& str : input_values[i]->string_values()) key += fmt::format("{}:{}", str.size(), str);
+      continue;
+    }
+    const auto* bytes = static_cast<const uint8_t*>(input_values[i]->raw());
     for (size_t b = 0; b < input_values[i]->bytes(); ++b) key += fmt::format("{:02x}", bytes[b]);
   }
   {
@@ -144,6 +177,7 @@ Result<std::shared_ptr<Plan>> Executor::plan_for(const std::vector<TensorType>& 
   // first insert wins (plans are pure functions of the shapes).
   GK_TRY(std::shared_ptr<Plan> plan, build_plan(input_types, input_values));
   std::lock_guard lock(plans_mutex_);
+  if (plans_.size() >= kMaxPlans) plans_.erase(plans_.begin());  // runs in flight hold their plan
   auto [it, inserted] = plans_.emplace(key, plan);
   if (created) *created = inserted;
   return it->second;
@@ -155,7 +189,7 @@ Status Executor::check_flags(const Plan& plan, DevPtr flags) {
   GK_RETURN_IF_ERROR(kit_.device().download(values.data(), flags, values.size() * 4));
   for (size_t s = 0; s < values.size(); ++s)
     if (values[s] != 0) {
-      const Node& node = model_.graph.nodes[plan.steps[s].node];
+      const Node& node = graph_.nodes[plan.steps[s].node];
       return out_of_range("{}: an index input is out of range for the data it indexes (inputs {})",
                           node.view.describe(), plan.steps[s].tag.shapes);
     }
@@ -164,7 +198,7 @@ Status Executor::check_flags(const Plan& plan, DevPtr flags) {
 
 Status Executor::run_steps(Plan& plan, const std::vector<const NamedBuf*>& inputs, std::vector<NamedBuf>& outputs,
                            const RunOptions& options, DevPtr arena, DevPtr flags, std::vector<GkBuf>& owned) {
-  const Graph& g = model_.graph;
+  const Graph& g = graph_;
   std::vector<FrameValue> frame(g.values.size());
   for (size_t v = 0; v < g.values.size(); ++v) {
     const ValuePlan& vp = plan.values[v];
@@ -194,6 +228,35 @@ Status Executor::run_steps(Plan& plan, const std::vector<const NamedBuf*>& input
       }
       const FrameValue& fv = frame[in];
       ins.push_back({fv.type.dtype, fv.type.shape, fv.ptr, fv.host});
+    }
+    if (node.schema->traits.control_flow) {
+      auto named = [&](ValueId v) {
+        NamedBuf b;
+        if (v == kNoValue) return b;
+        const FrameValue& fv = frame[v];
+        b.name = g.values[v].name;
+        b.shape = fv.type.shape;
+        if (fv.type.dtype == DType::kString)
+          b.host = fv.owned_host ? fv.owned_host : std::shared_ptr<const HostTensor>(std::shared_ptr<void>(), fv.host);
+        else
+          b.buf = GkBuf::wrap(fv.type.dtype, numel(fv.type.shape), fv.ptr);
+        return b;
+      };
+      std::vector<NamedBuf> cf_inputs, cf_implicit;
+      for (ValueId in : node.inputs) cf_inputs.push_back(named(in));
+      for (ValueId in : node.implicit_inputs) cf_implicit.push_back(named(in));
+      GK_TRY(std::vector<NamedBuf> results, run_control_flow_step(node, cf_inputs, cf_implicit, options));
+      for (size_t o = 0; o < node.outputs.size() && o < results.size(); ++o) {
+        const ValueId out = node.outputs[o];
+        if (out == kNoValue) continue;
+        FrameValue& fv = frame[out];
+        fv.type = {results[o].dtype(), results[o].shape};
+        fv.ptr = results[o].buf.ptr();
+        fv.owned_host = results[o].host;
+        fv.host = fv.owned_host.get();
+        if (!results[o].buf.is_none()) owned.push_back(std::move(results[o].buf));
+      }
+      continue;
     }
     std::vector<HostTensor> fetched;  // host values a dynamic step needs
     if (step.dynamic) {
@@ -250,7 +313,13 @@ Status Executor::run_steps(Plan& plan, const std::vector<const NamedBuf*>& input
   for (size_t i = 0; i < g.outputs.size(); ++i) {
     const ValuePlan& vp = plan.values[g.outputs[i]];
     if (vp.where == Where::kOutput && !vp.host) continue;
+    if (outputs[i].host) continue;  // a string, set when the run began
     const FrameValue& fv = frame[g.outputs[i]];
+    if (fv.type.dtype == DType::kString) {
+      outputs[i].host = fv.owned_host ? fv.owned_host : std::make_shared<HostTensor>(*fv.host);
+      outputs[i].shape = fv.type.shape;
+      continue;
+    }
     if (outputs[i].buf.is_none()) {
       GK_TRY(outputs[i].buf, kit_.alloc(fv.type.dtype, numel(fv.type.shape)));
       outputs[i].shape = fv.type.shape;
@@ -261,8 +330,29 @@ Status Executor::run_steps(Plan& plan, const std::vector<const NamedBuf*>& input
   return ok_status();
 }
 
+Result<std::vector<NamedBuf>> Executor::run_control_flow_step(const Node& node, const std::vector<NamedBuf>& inputs,
+                                                              const std::vector<NamedBuf>& implicit,
+                                                              const RunOptions& options) {
+  RunSubgraph run = [&](const Graph& sub, std::vector<NamedBuf> formal) -> Result<std::vector<NamedBuf>> {
+    auto it = subgraphs_.find(&sub);
+    if (it == subgraphs_.end()) return internal_error("{}: no executor for its subgraph", node.view.describe());
+    for (ValueId c : sub.captures) {
+      const std::string& name = sub.values[c].name;
+      auto found = std::find_if(implicit.begin(), implicit.end(), [&](const NamedBuf& b) { return b.name == name; });
+      if (found == implicit.end())
+        return internal_error("{}: its subgraph reads '{}', which the node does not provide", node.view.describe(),
+                              name);
+      formal.push_back(*found);
+    }
+    auto outs = it->second->run(formal, options, nullptr);
+    if (!outs.ok()) return outs.status().with_context(node.view.describe());
+    return outs;
+  };
+  return run_control_flow(kit_, node, inputs, run);
+}
+
 Status Executor::capture(Plan& plan, const std::vector<const NamedBuf*>& inputs, std::vector<NamedBuf>& outputs) {
-  const Graph& g = model_.graph;
+  const Graph& g = graph_;
   for (const StepPlan& step : plan.steps)
     if (step.dynamic)
       return unimplemented("{} has an output shape known only during the run (a sync mid-run)",
@@ -348,15 +438,19 @@ Result<bool> Executor::run_graph(Plan& plan, const std::vector<const NamedBuf*>&
 
 Result<std::vector<NamedBuf>> Executor::run(const std::vector<NamedBuf>& inputs, const RunOptions& options,
                                             RunInfo* info) {
-  const Graph& g = model_.graph;
+  const Graph& g = graph_;
   GK_TRY(std::vector<const NamedBuf*> ordered, order_inputs(inputs));
   std::vector<TensorType> types;
-  for (const NamedBuf* in : ordered) types.push_back({in->buf.dtype(), in->shape});
+  for (const NamedBuf* in : ordered) types.push_back({in->dtype(), in->shape});
   std::vector<std::shared_ptr<const HostTensor>> values(ordered.size());
   for (size_t i = 0; i < ordered.size(); ++i) {
+    if (ordered[i]->host) {
+      values[i] = ordered[i]->host;
+      continue;
+    }
     if (!value_inputs_[i] && !(derived_value_inputs_[i] && ordered[i]->buf.count() <= kMaxDerivedValueElements))
       continue;
-    GK_TRY(HostTensor h, ordered[i]->buf.download(ordered[i]->shape));
+    GK_TRY(HostTensor h, download_tensor(kit_, ordered[i]->dtype(), ordered[i]->shape, ordered[i]->buf.ptr()));
     values[i] = std::make_shared<HostTensor>(std::move(h));
   }
   bool created = false;
@@ -370,6 +464,14 @@ Result<std::vector<NamedBuf>> Executor::run(const std::vector<NamedBuf>& inputs,
     outputs[i].name = g.values[g.outputs[i]].name;
     const ValuePlan& vp = plan->values[g.outputs[i]];
     if (vp.where == Where::kDynamic) continue;
+    if (vp.type.dtype == DType::kString) {
+      if (!vp.host)
+        return unimplemented("output '{}' is a string computed during the run; strings are host-only",
+                             outputs[i].name);
+      outputs[i].host = vp.host;
+      outputs[i].shape = vp.type.shape;
+      continue;
+    }
     GK_TRY(outputs[i].buf, kit_.alloc(vp.type.dtype, numel(vp.type.shape)));
     outputs[i].shape = vp.type.shape;
   }

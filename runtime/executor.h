@@ -69,11 +69,11 @@ struct Plan {
 
 class Executor {
  public:
-  Executor(const Model& model, Kit kit, Kit host_kit, bool cuda_graphs, std::string profile_prefix = {})
-      : model_(model), kit_(std::move(kit)), host_kit_(std::move(host_kit)), cuda_graphs_(cuda_graphs),
-        profile_prefix_(std::move(profile_prefix)) {
-    find_value_inputs();
-  }
+  // Runs `graph` (a model's main graph, or an If/Loop/Scan body whose captured
+  // values come in as inputs after its declared ones); `path` names it in errors.
+  Executor(const Graph& graph, std::string path, Kit kit, Kit host_kit, bool cuda_graphs,
+           std::string profile_prefix = {});
+  ~Executor();
 
   Result<std::vector<NamedBuf>> run(const std::vector<NamedBuf>& inputs, const RunOptions& options,
                                     RunInfo* info);
@@ -108,7 +108,14 @@ class Executor {
   Status capture(Plan& plan, const std::vector<const NamedBuf*>& inputs, std::vector<NamedBuf>& outputs);
   Status check_flags(const Plan& plan, DevPtr flags);
 
-  const Model& model_;
+  // Runs one control-flow node (sync: it reads its condition or trip count).
+  Result<std::vector<NamedBuf>> run_control_flow_step(const Node& node, const std::vector<NamedBuf>& inputs,
+                                                      const std::vector<NamedBuf>& implicit,
+                                                      const RunOptions& options);
+
+  const Graph& graph_;
+  std::string path_;
+  std::vector<ValueId> inputs_;  // the graph's declared inputs, then its captures
   Kit kit_;
   Kit host_kit_;
   bool cuda_graphs_;
@@ -116,6 +123,7 @@ class Executor {
   std::vector<bool> value_inputs_, derived_value_inputs_;
   mutable std::mutex plans_mutex_;
   std::map<std::string, std::shared_ptr<Plan>> plans_;
+  std::map<const Graph*, std::unique_ptr<Executor>> subgraphs_;  // one per If/Loop/Scan body
 };
 
 }  // namespace gk

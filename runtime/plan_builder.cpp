@@ -27,7 +27,7 @@ std::string shapes_of(const std::vector<TensorType>& types) {
 
 Result<std::shared_ptr<Plan>> Executor::build_plan(const std::vector<TensorType>& input_types,
                                                    const std::vector<std::shared_ptr<const HostTensor>>& input_values) {
-  const Graph& g = model_.graph;
+  const Graph& g = graph_;
   auto plan = std::make_shared<Plan>();
   plan->values.resize(g.values.size());
   std::vector<bool> dynamic(g.values.size(), false);
@@ -40,8 +40,8 @@ Result<std::shared_ptr<Plan>> Executor::build_plan(const std::vector<TensorType>
       vp.typed = true;
     }
   }
-  for (size_t i = 0; i < g.inputs.size(); ++i) {
-    auto& vp = plan->values[g.inputs[i]];
+  for (size_t i = 0; i < inputs_.size(); ++i) {
+    auto& vp = plan->values[inputs_[i]];
     vp.type = input_types[i];
     vp.typed = true;
     vp.where = Where::kInput;
@@ -69,7 +69,13 @@ Result<std::shared_ptr<Plan>> Executor::build_plan(const std::vector<TensorType>
     step.tag.nodes = profile_prefix_ + (node.covers.empty() ? node.view.name : fmt::format("{}", fmt::join(node.covers, ",")));
     step.tag.op_type = node.view.op_type;
     if (node.view.epilogue.kind != Epilogue::Kind::kNone) step.tag.op_type += "+act";
-    if (any_dynamic) {
+    // Control flow runs its subgraphs during the run: its outputs' shapes are
+    // known only then.
+    if (any_dynamic || node.schema->traits.control_flow) {
+      for (ValueId in : node.implicit_inputs)
+        if (!plan->values[in].typed && !dynamic[in])
+          return internal_error("{}: '{}', read by its subgraph, has no type at plan time", node.view.describe(),
+                                g.values[in].name);
       for (ValueId out : node.outputs)
         if (out != kNoValue) dynamic[out] = true;
       step.dynamic = true;
@@ -84,7 +90,7 @@ Result<std::shared_ptr<Plan>> Executor::build_plan(const std::vector<TensorType>
     }
     ictx.outputs.resize(node.outputs.size());
     Status s = node.schema->impl->infer(ictx);
-    if (!s.ok()) return s.with_context(model_.path.empty() ? "model" : model_.path);
+    if (!s.ok()) return s.with_context(path_.empty() ? "model" : path_);
     step.tag.shapes = shapes_of(ictx.inputs);
 
     bool values_known = !ictx.output_values.empty();
@@ -99,6 +105,21 @@ Result<std::shared_ptr<Plan>> Executor::build_plan(const std::vector<TensorType>
         vp.type = {vp.host->dtype(), vp.host->shape()};
         vp.typed = true;
       }
+      ++plan->summary.host_nodes;
+      continue;
+    }
+
+    // A view op (Identity, Reshape, Squeeze...) of a host string: the same strings
+    // in the inferred shape (strings cannot take the device round trip below).
+    const int alias = node.schema->traits.alias_input;
+    if (alias >= 0 && static_cast<size_t>(alias) < node.inputs.size() && node.inputs[alias] != kNoValue &&
+        plan->values[node.inputs[alias]].host && plan->values[node.inputs[alias]].host->dtype() == DType::kString &&
+        node.outputs.size() >= 1 && node.outputs[0] != kNoValue) {
+      auto& vp = plan->values[node.outputs[0]];
+      vp.host = std::make_shared<HostTensor>(
+          HostTensor::strings(ictx.outputs[0].shape, plan->values[node.inputs[alias]].host->string_values()));
+      vp.type = {DType::kString, ictx.outputs[0].shape};
+      vp.typed = true;
       ++plan->summary.host_nodes;
       continue;
     }
@@ -120,7 +141,7 @@ Result<std::shared_ptr<Plan>> Executor::build_plan(const std::vector<TensorType>
         ins.push_back(in == kNoValue ? nullptr : vp.host.get());
       }
       auto r = evaluate_op(host_kit_, *node.schema, node.view, node.parsed, ins);
-      if (!r.ok()) return r.status().with_context(model_.path.empty() ? "model" : model_.path);
+      if (!r.ok()) return r.status().with_context(path_.empty() ? "model" : path_);
       for (size_t o = 0; o < node.outputs.size(); ++o) {
         if (node.outputs[o] == kNoValue) continue;
         auto& vp = plan->values[node.outputs[o]];
@@ -148,7 +169,7 @@ Result<std::shared_ptr<Plan>> Executor::build_plan(const std::vector<TensorType>
 }
 
 Status Executor::place_values(Plan& plan) {
-  const Graph& g = model_.graph;
+  const Graph& g = graph_;
   // Graph outputs get their own buffer per run (returned to the caller), unless
   // their shape is only known during the run.
   for (size_t i = 0; i < g.outputs.size(); ++i) {
@@ -160,9 +181,14 @@ Status Executor::place_values(Plan& plan) {
 
   // Values read by device steps: plan-time values become device constants.
   std::vector<int> step_of(g.values.size(), -1);
+  auto read_values = [](const Node& node) {
+    std::vector<ValueId> read = node.inputs;
+    read.insert(read.end(), node.implicit_inputs.begin(), node.implicit_inputs.end());
+    return read;
+  };
   for (size_t s = 0; s < plan.steps.size(); ++s) {
     const Node& node = g.nodes[plan.steps[s].node];
-    for (ValueId in : node.inputs) {
+    for (ValueId in : read_values(node)) {
       if (in == kNoValue) continue;
       auto& vp = plan.values[in];
       if (vp.host && vp.where == Where::kAbsent) {
@@ -177,7 +203,7 @@ Status Executor::place_values(Plan& plan) {
   // Graph outputs that are plan-time values are copied from a device constant.
   for (ValueId out : g.outputs) {
     auto& vp = plan.values[out];
-    if (vp.host && !vp.constant.owns_memory()) {
+    if (vp.host && !vp.constant.owns_memory() && vp.host->dtype() != DType::kString) {
       GK_TRY(vp.constant, kit_.upload(*vp.host));
     }
   }
@@ -192,7 +218,7 @@ Status Executor::place_values(Plan& plan) {
     StepPlan& step = plan.steps[s];
     const Node& node = g.nodes[step.node];
     const int si = static_cast<int>(s);
-    for (ValueId in : node.inputs)
+    for (ValueId in : read_values(node))
       if (in != kNoValue) plan.tensors[in].last_use = std::max(plan.tensors[in].last_use, si);
     if (step.dynamic) continue;
     for (size_t o = 0; o < node.outputs.size(); ++o) {

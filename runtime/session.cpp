@@ -62,7 +62,8 @@ Result<std::shared_ptr<Session>> Session::finish_open(Model model, SessionOption
   };
   for (ValueId v : g.inputs) s->inputs_.push_back(describe(v));
   for (ValueId v : g.outputs) s->outputs_.push_back(describe(v));
-  s->executor_ = std::make_unique<Executor>(s->model_, s->kit_, s->host_kit_, s->options_.cuda_graphs,
+  s->executor_ = std::make_unique<Executor>(s->model_.graph, s->model_.path, s->kit_, s->host_kit_,
+                                            s->options_.cuda_graphs,
                                             s->options_.profile_prefix);
   return s;
 }
@@ -77,8 +78,10 @@ Result<std::vector<NamedTensor>> Session::run(const std::vector<NamedTensor>& in
   std::vector<NamedBuf> bufs;
   bufs.reserve(inputs.size());
   for (const NamedTensor& in : inputs) {
-    if (in.tensor.dtype() == DType::kString)
-      return unimplemented("input '{}': string tensors are not supported as model inputs", in.name);
+    if (in.tensor.dtype() == DType::kString) {
+      bufs.push_back({in.name, GkBuf(), in.tensor.shape(), std::make_shared<HostTensor>(in.tensor)});
+      continue;
+    }
     Kit kit = kit_;
     GK_TRY(GkBuf buf, kit.upload(in.tensor));
     bufs.push_back({in.name, std::move(buf), in.tensor.shape()});
@@ -87,6 +90,10 @@ Result<std::vector<NamedTensor>> Session::run(const std::vector<NamedTensor>& in
   std::vector<NamedTensor> result;
   result.reserve(outs.size());
   for (NamedBuf& o : outs) {
+    if (o.host) {
+      result.push_back({o.name, *o.host});
+      continue;
+    }
     GK_TRY(HostTensor h, o.buf.download(o.shape));
     result.push_back({o.name, std::move(h)});
   }

@@ -46,11 +46,17 @@ struct NamedTensor {
   HostTensor tensor;
 };
 
-// A device-resident tensor: the buffer and its shape.
+// A device-resident tensor: the buffer and its shape. String tensors cannot live
+// on a device: they travel as `host` with an empty `buf`, and the plan reads them
+// by value.
 struct NamedBuf {
   std::string name;
   GkBuf buf;
   Shape shape;
+  std::shared_ptr<const HostTensor> host = nullptr;
+
+  DType dtype() const { return host ? host->dtype() : buf.dtype(); }
+  int64_t count() const { return host ? host->numel() : buf.count(); }
 };
 
 struct RunOptions {
