@@ -80,6 +80,118 @@ void pack_im2col(const T* x, const gk_conv_args& a, const Run* runs, int nruns, 
   }
 }
 
+// The row-window path (stride 1 along W, one depth slice): instead of a K x 64
+// im2col panel, each output-row run packs its Cg * KH input rows once, `seg_w`
+// wide with zeros in the padding, and the register block reads the KW taps as
+// windows of the same packed row shifted by the dilation. For a 3x3 kernel that
+// packs a third of the elements; the fold per output is still (c, kh, kw)
+// ascending with one gk_madd each from zero, so results are unchanged.
+template <typename Acc, int MR, int NR>
+inline __attribute__((always_inline)) void micro_window(int64_t rows, int64_t kws, int64_t dil,
+                                                        const Acc* __restrict a, const Acc* __restrict seg,
+                                                        int64_t seg_w, Acc* __restrict c, int64_t ldc) {
+  using gk::cpu_gemm::kTile;
+  Acc r[MR][NR] = {};
+  for (int64_t row = 0; row < rows; ++row)
+    for (int64_t kw = 0; kw < kws; ++kw, a += kTile) {
+      const Acc* b = seg + row * seg_w + kw * dil;
+      for (int i = 0; i < MR; ++i)
+        for (int j = 0; j < NR; ++j) r[i][j] = gk_madd(a[i], b[j], r[i][j]);
+    }
+  for (int i = 0; i < MR; ++i)
+    for (int j = 0; j < NR; ++j) c[i * ldc + j] = r[i][j];
+}
+
+#if defined(__AVX512F__) || (defined(__AVX2__) && defined(__FMA__))
+#if defined(__AVX512F__)
+using VecF = __m512;
+inline VecF vload(const float* p) { return _mm512_loadu_ps(p); }
+inline VecF vset1(float v) { return _mm512_set1_ps(v); }
+inline VecF vfma(VecF a, VecF b, VecF c) { return _mm512_fmadd_ps(a, b, c); }
+inline VecF vzero() { return _mm512_setzero_ps(); }
+inline void vstore(float* p, VecF v) { _mm512_storeu_ps(p, v); }
+#else
+using VecF = __m256;
+inline VecF vload(const float* p) { return _mm256_loadu_ps(p); }
+inline VecF vset1(float v) { return _mm256_set1_ps(v); }
+inline VecF vfma(VecF a, VecF b, VecF c) { return _mm256_fmadd_ps(a, b, c); }
+inline VecF vzero() { return _mm256_setzero_ps(); }
+inline void vstore(float* p, VecF v) { _mm256_storeu_ps(p, v); }
+#endif
+// An FMA instruction rounds as fmaf (gk_madd): the same results as the loop above.
+template <>
+inline __attribute__((always_inline)) void micro_window<float, 8, 2 * gk::cpu_gemm::kVecF>(
+    int64_t rows, int64_t kws, int64_t dil, const float* __restrict a, const float* __restrict seg, int64_t seg_w,
+    float* __restrict c, int64_t ldc) {
+  using gk::cpu_gemm::kTile;
+  constexpr int W = gk::cpu_gemm::kVecF;
+  VecF r[8][2];
+  for (int i = 0; i < 8; ++i) r[i][0] = r[i][1] = vzero();
+  for (int64_t row = 0; row < rows; ++row)
+    for (int64_t kw = 0; kw < kws; ++kw, a += kTile) {
+      const float* b = seg + row * seg_w + kw * dil;
+      const VecF b0 = vload(b), b1 = vload(b + W);
+      for (int i = 0; i < 8; ++i) {
+        const VecF av = vset1(a[i]);
+        r[i][0] = vfma(av, b0, r[i][0]);
+        r[i][1] = vfma(av, b1, r[i][1]);
+      }
+    }
+  for (int i = 0; i < 8; ++i) {
+    vstore(c + i * ldc, r[i][0]);
+    vstore(c + i * ldc + W, r[i][1]);
+  }
+}
+#endif
+
+bool row_window_path(const gk_conv_args& a) {
+  return a.s[2] == 1 && a.k[0] == 1 && a.in[0] == 1 && a.out[0] == 1;
+}
+
+// Row stride of the window path's accumulator tile: a run's last strip may reach
+// NR - 1 columns past the tile (the next run, in order, overwrites its own).
+template <typename Acc>
+constexpr int64_t kWindowLd = gk::cpu_gemm::kTile + gk::cpu_gemm::Micro<Acc>::NR;
+
+// One tile of the output (its runs) into acc (row stride kWindowLd), through the
+// row-window path.
+template <typename Acc, typename T>
+void conv_tile_windows(const T* x, const gk_conv_args& a, const Run* runs, int nruns, int64_t mt, const Acc* ap,
+                       Acc* acc) {
+  using gk::cpu_gemm::kTile;
+  constexpr int MR = gk::cpu_gemm::Micro<Acc>::MR, NR = gk::cpu_gemm::Micro<Acc>::NR;
+  const int64_t kh_n = a.k[1], kw_n = a.k[2], rows = a.Cg * kh_n, reach = (kw_n - 1) * a.dil[2];
+  thread_local std::vector<Acc> seg_buf;
+  const int mstrips = static_cast<int>((mt + MR - 1) / MR);
+  for (int ri = 0; ri < nruns; ++ri) {
+    const Run& run = runs[ri];
+    const int64_t len = run.j1 - run.j0, nstrips = (len + NR - 1) / NR;
+    const int64_t seg_w = nstrips * NR + reach;
+    if (seg_buf.size() < static_cast<size_t>(rows * seg_w)) seg_buf.resize(static_cast<size_t>(rows * seg_w));
+    Acc* seg = seg_buf.data();
+    // Packed column t is input column run.ow0 - pad + t.
+    const int64_t iw0 = run.ow0 - a.pad[2];
+    const int64_t t_lo = std::clamp<int64_t>(-iw0, 0, seg_w), t_hi = std::clamp<int64_t>(a.in[2] - iw0, t_lo, seg_w);
+    for (int64_t c = 0; c < a.Cg; ++c)
+      for (int64_t kh = 0; kh < kh_n; ++kh) {
+        Acc* dst = seg + (c * kh_n + kh) * seg_w;
+        const int64_t ih = run.oh * a.s[1] - a.pad[1] + kh * a.dil[1];
+        if (ih < 0 || ih >= a.in[1]) {
+          std::fill(dst, dst + seg_w, Acc(0));
+          continue;
+        }
+        const T* src = x + (c * a.in[1] + ih) * a.in[2] + iw0;
+        for (int64_t t = 0; t < t_lo; ++t) dst[t] = Acc(0);
+        for (int64_t t = t_lo; t < t_hi; ++t) dst[t] = static_cast<Acc>(src[t]);
+        for (int64_t t = t_hi; t < seg_w; ++t) dst[t] = Acc(0);
+      }
+    for (int64_t js = 0; js < nstrips; ++js)
+      for (int is = 0; is < mstrips; ++is)
+        micro_window<Acc, MR, NR>(rows, kw_n, a.dil[2], ap + is * MR, seg + js * NR, seg_w,
+                                  acc + is * MR * kWindowLd<Acc> + run.j0 + js * NR, kWindowLd<Acc>);
+  }
+}
+
 }  // namespace
 
 template <typename T>
@@ -88,9 +200,10 @@ void gk_conv(const T* X, const T* W, const T* B, T* Y, gk_conv_args a, int32_t e
   using namespace gk::cpu_gemm;
   const int64_t mtiles = (a.M + kTile - 1) / kTile, ptiles = (a.P + kTile - 1) / kTile;
   const int64_t isz = a.in[0] * a.in[1] * a.in[2];
-  alignas(64) Acc acc[kTile * kTile];
+  alignas(64) Acc acc[kTile * kWindowLd<Acc>];
   Acc* ap = a_panel<Acc>(a.K);
   Run runs[kTile];
+  const bool windows = row_window_path(a);
   for (int64_t z = blockIdx.z; z < a.batch; z += gridDim.z) {
     const int64_t n = z / a.group, g = z % a.group;
     const T* x = X + (n * a.C + g * a.Cg) * isz;
@@ -102,12 +215,14 @@ void gk_conv(const T* X, const T* W, const T* B, T* Y, gk_conv_args a, int32_t e
       for (int64_t ptile = blockIdx.x; ptile < ptiles; ptile += gridDim.x) {
         const int64_t p0 = ptile * kTile, nt = std::min<int64_t>(kTile, a.P - p0);
         const int nruns = tile_runs(a, p0, nt, runs);
-        gemm_tile<Acc>(
+        if (windows) conv_tile_windows(x, a, runs, nruns, mt, ap, acc);
+        else gemm_tile<Acc>(
             mt, nt, a.K, ap, [&](int64_t k0, int kc, Acc* bp) { pack_im2col(x, a, runs, nruns, nt, k0, kc, bp); },
             acc);
         T* y = Y + (n * a.Cout + g * a.M) * a.P + p0;
+        const int64_t ld = windows ? kWindowLd<Acc> : kTile;
         for (int64_t i = 0; i < mt; ++i)
-          store_row(acc + i * kTile, nt, y + (m0 + i) * a.P, 1.0f, a.has_bias, bias ? bias + m0 + i : nullptr, 0,
+          store_row(acc + i * ld, nt, y + (m0 + i) * a.P, 1.0f, a.has_bias, bias ? bias + m0 + i : nullptr, 0,
                     1.0f, epi, ea, eb);
       }
     }
