@@ -1,9 +1,11 @@
 // CPU side of the conv kernel family. gk_conv's twin packs the im2col panel of
 // its 64-pixel tile row by row (runs of one output row are contiguous input
 // reads, zero-filled where they fall in the padding) and runs the shared register
-// block; gk_conv_depthwise's twin walks whole output rows so each tap is one
-// vectorisable pass; gk_col2im's twin adds each tap's column run to whole output
-// rows. All keep the CUDA kernels' per-element folding order.
+// block (stride-1 2-D convs read the kw taps as windows of packed input rows
+// instead); gk_conv_depthwise's twin keeps 16-64 columns of a stride-1 output row
+// in registers across all taps (other strides: one vectorisable pass per tap);
+// gk_col2im's twin adds each tap's column run to whole output rows. All keep the
+// CUDA kernels' per-element folding order.
 #include "backends/cpu/cpu_kernel_table.h"
 #include "ops/cpu/gemm_block.h"
 #include "ops/families.h"
@@ -229,6 +231,95 @@ void gk_conv(const T* X, const T* W, const T* B, T* Y, gk_conv_args a, int32_t e
   }
 }
 
+constexpr int64_t kMaxDepthwiseRows = 64;
+
+// NC output columns from segment column `ow` on.
+template <int NC, typename Acc, typename T>
+inline void depthwise_interior(const Acc* const* rows, const T* const* wrows, int nrows, int64_t kw_n, int64_t dil,
+                               int64_t ow, Acc* out) {
+  Acc s[NC] = {};
+  for (int r = 0; r < nrows; ++r)
+    for (int64_t kw = 0; kw < kw_n; ++kw) {
+      const Acc wv = static_cast<Acc>(wrows[r][kw]);
+      const Acc* src = rows[r] + ow + kw * dil;
+      for (int j = 0; j < NC; ++j) s[j] = gk_madd(src[j], wv, s[j]);
+    }
+  for (int j = 0; j < NC; ++j) out[j] = s[j];
+}
+
+#if defined(__AVX512F__) || (defined(__AVX2__) && defined(__FMA__))
+// f32: the sums live in vector registers (GCC keeps the generic loop's array on
+// the stack); 64 columns are 4-8 independent FMA chains, enough to hide latency.
+template <int NC>
+inline void depthwise_interior(const float* const* rows, const float* const* wrows, int nrows, int64_t kw_n,
+                               int64_t dil, int64_t ow, float* out) {
+  constexpr int W = gk::cpu_gemm::kVecF, NV = NC / W;
+  static_assert(NC % W == 0);
+  VecF r[NV];
+  for (int v = 0; v < NV; ++v) r[v] = vzero();
+  for (int row = 0; row < nrows; ++row)
+    for (int64_t kw = 0; kw < kw_n; ++kw) {
+      const VecF wv = vset1(wrows[row][kw]);
+      const float* src = rows[row] + ow + kw * dil;
+      for (int v = 0; v < NV; ++v) r[v] = vfma(vload(src + v * W), wv, r[v]);
+    }
+  for (int v = 0; v < NV; ++v) vstore(out + v * W, r[v]);
+}
+#endif
+
+// Output columns [c0, c1) of one depthwise row, stride 1, into acc; false (nothing
+// written) when a weight of the row is not finite. The input rows the taps read
+// are copied once into zero-padded segments, and 64 or 16 columns at a time keep
+// their sums in registers across all taps, each folding (kd, kh, kw) ascending as
+// the CUDA kernel does. That kernel skips taps outside the input; here they add
+// x = 0: the same sums, since 0 * w is a signed zero for a finite w and a sum that
+// starts at +0 is never -0. (0 * inf is NaN: such rows take the per-tap path.)
+template <typename Acc, typename T>
+bool depthwise_row_s1(const T* x, const T* w, const gk_conv_args& a, int64_t od, int64_t oh, int64_t c0, int64_t c1,
+                      Acc* acc) {
+  constexpr int kWide = 64, kNarrow = 16;
+  const int64_t kw_n = a.k[2], dil = a.dil[2], reach = (kw_n - 1) * dil;
+  const int64_t width = c1 - c0, seg_w = (width + kNarrow - 1) / kNarrow * kNarrow + reach;
+  const T* src_rows[kMaxDepthwiseRows];  // caller: k[0] * k[1] <= kMaxDepthwiseRows
+  const T* wrows[kMaxDepthwiseRows];
+  int nrows = 0;
+  for (int64_t kd = 0; kd < a.k[0]; ++kd) {
+    const int64_t id = od * a.s[0] - a.pad[0] + kd * a.dil[0];
+    if (id < 0 || id >= a.in[0]) continue;
+    for (int64_t kh = 0; kh < a.k[1]; ++kh) {
+      const int64_t ih = oh * a.s[1] - a.pad[1] + kh * a.dil[1];
+      if (ih < 0 || ih >= a.in[1]) continue;
+      src_rows[nrows] = x + (id * a.in[1] + ih) * a.in[2];
+      wrows[nrows] = w + (kd * a.k[1] + kh) * kw_n;
+      for (int64_t kw = 0; kw < kw_n; ++kw)
+        if (!std::isfinite(static_cast<double>(static_cast<Acc>(wrows[nrows][kw])))) return false;
+      ++nrows;
+    }
+  }
+  thread_local std::vector<Acc> seg_buf;
+  if (seg_buf.size() < static_cast<size_t>(nrows * seg_w)) seg_buf.resize(static_cast<size_t>(nrows * seg_w));
+  const Acc* rows[kMaxDepthwiseRows];
+  // Segment column t is input column c0 - pad + t.
+  const int64_t iw0 = c0 - a.pad[2];
+  const int64_t t_lo = std::clamp<int64_t>(-iw0, 0, seg_w), t_hi = std::clamp<int64_t>(a.in[2] - iw0, t_lo, seg_w);
+  for (int r = 0; r < nrows; ++r) {
+    Acc* dst = seg_buf.data() + r * seg_w;
+    for (int64_t t = 0; t < t_lo; ++t) dst[t] = Acc(0);
+    for (int64_t t = t_lo; t < t_hi; ++t) dst[t] = static_cast<Acc>(src_rows[r][iw0 + t]);
+    for (int64_t t = t_hi; t < seg_w; ++t) dst[t] = Acc(0);
+    rows[r] = dst;
+  }
+  int64_t j = 0;
+  for (; j + kWide <= width; j += kWide) depthwise_interior<kWide>(rows, wrows, nrows, kw_n, dil, j, acc + j);
+  for (; j + kNarrow <= width; j += kNarrow) depthwise_interior<kNarrow>(rows, wrows, nrows, kw_n, dil, j, acc + j);
+  if (j < width) {  // the segment's zero tail makes a whole chunk readable
+    Acc tail[kNarrow];
+    depthwise_interior<kNarrow>(rows, wrows, nrows, kw_n, dil, j, tail);
+    for (int64_t t = j; t < width; ++t) acc[t] = tail[t - j];
+  }
+  return true;
+}
+
 // Rows of the output (image, channel, od, oh) per step; `n` (the element count the
 // CUDA kernel loops over) is implied by the geometry.
 template <typename T>
@@ -247,6 +338,11 @@ void gk_conv_depthwise(const T* X, const T* W, const T* B, T* Y, gk_conv_args a,
     T* y = Y + row * a.out[2];
     for (int64_t c0 = 0; c0 < a.out[2]; c0 += kChunk) {
       const int64_t c1 = std::min(a.out[2], c0 + kChunk);
+      if (a.s[2] == 1 && a.k[0] * a.k[1] <= kMaxDepthwiseRows && depthwise_row_s1(x, w, a, od, oh, c0, c1, acc)) {
+        gk::cpu_gemm::store_row(acc, c1 - c0, y + c0, 1.0f, a.has_bias, a.has_bias ? B + co : nullptr, 0, 1.0f, epi,
+                                ea, eb);
+        continue;
+      }
       for (int64_t j = 0; j < c1 - c0; ++j) acc[j] = Acc(0);
       for (int64_t kd = 0; kd < a.k[0]; ++kd) {
         const int64_t id = od * a.s[0] - a.pad[0] + kd * a.dil[0];
@@ -258,8 +354,9 @@ void gk_conv_depthwise(const T* X, const T* W, const T* B, T* Y, gk_conv_args a,
           for (int64_t kw = 0; kw < a.k[2]; ++kw) {
             const Acc wv = static_cast<Acc>(w[(kd * a.k[1] + kh) * a.k[2] + kw]);
             const int64_t wofs = kw * a.dil[2] - a.pad[2];
-            const int64_t lo = std::max(c0, floor_div(-wofs + a.s[2] - 1, a.s[2]));
-            const int64_t hi = std::min(c1, floor_div(a.in[2] - 1 - wofs, a.s[2]) + 1);
+            // Two integer divisions per tap cost more than a short row's FMAs: stride 1 needs none.
+            const int64_t lo = std::max(c0, a.s[2] == 1 ? -wofs : floor_div(-wofs + a.s[2] - 1, a.s[2]));
+            const int64_t hi = std::min(c1, a.s[2] == 1 ? a.in[2] - wofs : floor_div(a.in[2] - 1 - wofs, a.s[2]) + 1);
             const T* src = xr + wofs;
             Acc* dst = acc - c0;
             if (a.s[2] == 1)

@@ -95,6 +95,8 @@ const std::vector<ConvCase>& conv_cases() {
       {{1, 6, 11, 10}, 9, 3, {3, 2}, {1, 2}, {0, 1, 1, 0}, {2, 1}},                 // groups, dilation
       {{2, 8, 9, 9}, 8, 8, {3, 3}, {1, 1}, {1, 1, 1, 1}, {1, 1}},                   // depthwise
       {{1, 4, 15, 14}, 8, 4, {5, 5}, {2, 2}, {2, 2, 2, 2}, {2, 1}},                 // depthwise, multiplier 2
+      {{1, 3, 5, 150}, 3, 3, {3, 3}, {1, 1}, {1, 1, 1, 1}, {1, 2}},                // depthwise, wide rows, dilated
+      {{1, 2, 6, 83}, 4, 2, {5, 5}, {1, 1}, {2, 2, 2, 2}, {1, 1}},                  // depthwise 5x5, multiplier 2
       {{2, 20, 9, 11}, 12, 2, {1, 1}, {1, 1}, {0, 0, 0, 0}, {1, 1}, "NOTSET", false},  // grouped pointwise
       {{1, 5, 70, 3}, 66, 1, {1, 1}, {1, 1}, {0, 0, 0, 0}, {1, 1}},                 // pointwise, 2 tiles
       {{1, 3, 10, 9}, 4, 1, {3, 3}, {2, 2}, {}, {1, 1}, "SAME_UPPER"},
@@ -151,6 +153,27 @@ TEST_CASE("Conv: fused epilogues on the implicit-GEMM, depthwise and pointwise p
       check_close((*r)[0], os, want, 1e-5, 1e-5);
     }
   }
+}
+
+TEST_CASE("Conv: depthwise taps in the padding are skipped, as on CUDA", "[ops][conv]") {
+  // Channel 0's first tap is infinite: a padded zero times it would be NaN, so
+  // column 0 (whose first tap falls in the padding) must read 1 + 1 = 2.
+  const float inf = std::numeric_limits<float>::infinity();
+  std::vector<float> ones(2 * 40, 1.0f);
+  OpCall c;
+  c.op_type = "Conv";
+  c.attrs.set("group", int_attr(2));
+  c.attrs.set("pads", ints_attr({0, 1, 0, 1}));
+  c.inputs = {f32({1, 2, 1, 40}, ones), f32({2, 1, 1, 3}, {inf, 1, 1, 1, 2, 3})};
+  auto r = run_op(c);
+  REQUIRE(r.ok());
+  const std::vector<float> y = values_of<float>(r->outputs[0]);
+  REQUIRE(y.size() == 80);
+  CHECK(y[0] == 2);
+  for (int j = 1; j < 40; ++j) CHECK(y[j] == inf);
+  CHECK(y[40] == 5);  // channel 1: taps 2 + 3 at the left edge, 1 + 2 + 3 inside, 1 + 2 at the right
+  for (int j = 41; j < 79; ++j) CHECK(y[j] == 6);
+  CHECK(y[79] == 3);
 }
 
 TEST_CASE("Conv: f16, bf16 and f64", "[ops][conv]") {
