@@ -23,44 +23,41 @@ constexpr UnaryKind kGeluK{"gk_un_gelu", kFloatTypes, false};
 constexpr UnaryKind kThresholdedReluK{"gk_un_thresholdedrelu", kFloatTypes, false};
 constexpr UnaryKind kShrinkK{"gk_un_shrink", kNumericTypes, false};
 
-// Attribute defaults are the spec's.
-Result<ParsedAttrs> parse_leakyrelu(const AttrMap& attrs, const NodeView&) {
-  UnaryParams p;
-  GK_TRY(p.alpha, attrs.get_float("alpha", 0.01f));
-  return make_unary_attrs(kLeakyReluK, p);
-}
+// A float attribute an activation reads and the UnaryParams field it fills.
+struct FloatAttr {
+  const char* name;  // nullptr: unused slot
+  float dflt;        // the spec's default
+  float UnaryParams::*field;
+};
 
-Result<ParsedAttrs> parse_elu(const AttrMap& attrs, const NodeView&) {
-  UnaryParams p;
-  GK_TRY(p.alpha, attrs.get_float("alpha", 1.0f));
-  return make_unary_attrs(kEluK, p);
-}
+struct ActSpec {
+  const UnaryKind* kind;
+  FloatAttr attrs[2];
+  bool nonzero_alpha = false;  // Celu divides by alpha
+};
 
-Result<ParsedAttrs> parse_selu(const AttrMap& attrs, const NodeView&) {
-  UnaryParams p;
-  GK_TRY(p.alpha, attrs.get_float("alpha", 1.67326319217681884765625f));
-  GK_TRY(p.gamma, attrs.get_float("gamma", 1.05070102214813232421875f));
-  return make_unary_attrs(kSeluK, p);
-}
+constexpr ActSpec kLeakyReluS{&kLeakyReluK, {{"alpha", 0.01f, &UnaryParams::alpha}}};
+constexpr ActSpec kEluS{&kEluK, {{"alpha", 1.0f, &UnaryParams::alpha}}};
+constexpr ActSpec kSeluS{&kSeluK,
+                         {{"alpha", 1.67326319217681884765625f, &UnaryParams::alpha},
+                          {"gamma", 1.05070102214813232421875f, &UnaryParams::gamma}}};
+constexpr ActSpec kCeluS{&kCeluK, {{"alpha", 1.0f, &UnaryParams::alpha}}, true};
+constexpr ActSpec kHardSigmoidS{&kHardSigmoidK,
+                                {{"alpha", 0.2f, &UnaryParams::alpha}, {"beta", 0.5f, &UnaryParams::beta}}};
+constexpr ActSpec kSwishS{&kSwishK, {{"alpha", 1.0f, &UnaryParams::alpha}}};
+constexpr ActSpec kThresholdedReluS{&kThresholdedReluK, {{"alpha", 1.0f, &UnaryParams::alpha}}};
+// Shrink: alpha carries lambd, beta bias.
+constexpr ActSpec kShrinkS{&kShrinkK, {{"lambd", 0.5f, &UnaryParams::alpha}, {"bias", 0.0f, &UnaryParams::beta}}};
 
-Result<ParsedAttrs> parse_celu(const AttrMap& attrs, const NodeView& node) {
+template <const ActSpec* S>
+Result<ParsedAttrs> parse_act(const AttrMap& attrs, const NodeView& node) {
   UnaryParams p;
-  GK_TRY(p.alpha, attrs.get_float("alpha", 1.0f));
-  if (p.alpha == 0) return invalid_model("{}: attribute alpha must be nonzero", node.describe());
-  return make_unary_attrs(kCeluK, p);
-}
-
-Result<ParsedAttrs> parse_hardsigmoid(const AttrMap& attrs, const NodeView&) {
-  UnaryParams p;
-  GK_TRY(p.alpha, attrs.get_float("alpha", 0.2f));
-  GK_TRY(p.beta, attrs.get_float("beta", 0.5f));
-  return make_unary_attrs(kHardSigmoidK, p);
-}
-
-Result<ParsedAttrs> parse_swish(const AttrMap& attrs, const NodeView&) {
-  UnaryParams p;
-  GK_TRY(p.alpha, attrs.get_float("alpha", 1.0f));
-  return make_unary_attrs(kSwishK, p);
+  for (const FloatAttr& a : S->attrs) {
+    if (a.name == nullptr) continue;
+    GK_TRY(p.*a.field, attrs.get_float(a.name, a.dflt));
+  }
+  if (S->nonzero_alpha && p.alpha == 0) return invalid_model("{}: attribute alpha must be nonzero", node.describe());
+  return make_unary_attrs(*S->kind, p);
 }
 
 Result<ParsedAttrs> parse_gelu(const AttrMap& attrs, const NodeView& node) {
@@ -74,35 +71,21 @@ Result<ParsedAttrs> parse_gelu(const AttrMap& attrs, const NodeView& node) {
   return make_unary_attrs(kGeluK, p);
 }
 
-Result<ParsedAttrs> parse_thresholdedrelu(const AttrMap& attrs, const NodeView&) {
-  UnaryParams p;
-  GK_TRY(p.alpha, attrs.get_float("alpha", 1.0f));
-  return make_unary_attrs(kThresholdedReluK, p);
-}
-
-// Shrink: alpha carries lambd, beta bias.
-Result<ParsedAttrs> parse_shrink(const AttrMap& attrs, const NodeView&) {
-  UnaryParams p;
-  GK_TRY(p.alpha, attrs.get_float("lambd", 0.5f));
-  GK_TRY(p.beta, attrs.get_float("bias", 0.0f));
-  return make_unary_attrs(kShrinkK, p);
-}
-
 constexpr OpImpl kRelu{&parse_unary<&kReluK>, &infer_unary, &run_unary};
-constexpr OpImpl kLeakyRelu{&parse_leakyrelu, &infer_unary, &run_unary};
-constexpr OpImpl kElu{&parse_elu, &infer_unary, &run_unary};
-constexpr OpImpl kSelu{&parse_selu, &infer_unary, &run_unary};
-constexpr OpImpl kCelu{&parse_celu, &infer_unary, &run_unary};
+constexpr OpImpl kLeakyRelu{&parse_act<&kLeakyReluS>, &infer_unary, &run_unary};
+constexpr OpImpl kElu{&parse_act<&kEluS>, &infer_unary, &run_unary};
+constexpr OpImpl kSelu{&parse_act<&kSeluS>, &infer_unary, &run_unary};
+constexpr OpImpl kCelu{&parse_act<&kCeluS>, &infer_unary, &run_unary};
 constexpr OpImpl kSigmoid{&parse_unary<&kSigmoidK>, &infer_unary, &run_unary};
-constexpr OpImpl kHardSigmoid{&parse_hardsigmoid, &infer_unary, &run_unary};
+constexpr OpImpl kHardSigmoid{&parse_act<&kHardSigmoidS>, &infer_unary, &run_unary};
 constexpr OpImpl kHardSwish{&parse_unary<&kHardSwishK>, &infer_unary, &run_unary};
-constexpr OpImpl kSwish{&parse_swish, &infer_unary, &run_unary};
+constexpr OpImpl kSwish{&parse_act<&kSwishS>, &infer_unary, &run_unary};
 constexpr OpImpl kMish{&parse_unary<&kMishK>, &infer_unary, &run_unary};
 constexpr OpImpl kSoftplus{&parse_unary<&kSoftplusK>, &infer_unary, &run_unary};
 constexpr OpImpl kSoftsign{&parse_unary<&kSoftsignK>, &infer_unary, &run_unary};
 constexpr OpImpl kGelu{&parse_gelu, &infer_unary, &run_unary};
-constexpr OpImpl kThresholdedRelu{&parse_thresholdedrelu, &infer_unary, &run_unary};
-constexpr OpImpl kShrink{&parse_shrink, &infer_unary, &run_unary};
+constexpr OpImpl kThresholdedRelu{&parse_act<&kThresholdedReluS>, &infer_unary, &run_unary};
+constexpr OpImpl kShrink{&parse_act<&kShrinkS>, &infer_unary, &run_unary};
 
 constexpr OpTraits kAct{.inplace_input = 0, .elementwise = true};
 

@@ -1,16 +1,9 @@
 // Gather, GatherElements, GatherND. Negative indices count from the end (opset
 // 11+); anything outside [-dim, dim) clamps and raises the run's OutOfRange flag.
-#include "ops/data_movement.h"
-#include "ops/kernel_sources.h"
+#include "ops/index_launch.h"
 
 namespace gk::dm {
 namespace {
-
-Result<const char*> index_type(const NodeView& node, DType t) {
-  if (t == DType::kI64) return "int64_t";
-  if (t == DType::kI32) return "int32_t";
-  return invalid_model("{}: indices must be int32 or int64, got {}", node.describe(), dtype_name(t));
-}
 
 // The widest word (<= 8 bytes) that divides `run` elements of `esize` bytes.
 size_t widen(size_t esize, int64_t run) {
@@ -40,55 +33,45 @@ Status infer_gather(InferContext& ctx) {
 }
 
 Status run_gather(KernelContext& ctx) {
-  const TensorRef& data = ctx.in(0);
-  const TensorRef& idx = ctx.in(1);
-  const TensorRef& out = ctx.out(0);
-  if (out.numel() == 0) return ok_status();
-  GK_TRY(const char* it, index_type(ctx.node(), idx.dtype));
-  GK_TRY(size_t esize, element_bytes(ctx.node(), data.dtype));
-  GK_TRY(int64_t axis, normalize_axis(ctx.node(), ctx.attrs<AxisAttrs>().axis, data.shape.size()));
-  const int64_t axis_dim = data.shape[axis];
+  if (ctx.out(0).numel() == 0) return ok_status();
+  GK_TRY(IndexOperands op, index_operands(ctx));
+  GK_TRY(size_t esize, element_bytes(ctx.node(), op.data.dtype));
+  GK_TRY(int64_t axis, normalize_axis(ctx.node(), ctx.attrs<AxisAttrs>().axis, op.data.shape.size()));
+  const int64_t axis_dim = op.data.shape[axis];
   if (axis_dim == 0) return out_of_range("{}: gathering from the empty axis {}", ctx.node().describe(), axis);
-  int64_t inner = numel(std::span(data.shape).subspan(axis + 1));
+  int64_t inner = numel(std::span(op.data.shape).subspan(axis + 1));
   const size_t w = widen(esize, inner);
   inner = static_cast<int64_t>(static_cast<uint64_t>(inner) * esize / w);
-  const int64_t n = static_cast<int64_t>(static_cast<uint64_t>(out.numel()) * esize / w);
-  return ctx.launch(kernel_sources::gather_scatter, entry("gk_gs_gather", width_name(w), it), grid_for(n),
-                    KernelArgs().ptr(data.ptr).ptr(idx.ptr).ptr(out.ptr).i64(axis_dim).i64(inner).i64(idx.numel())
-                        .ptr(ctx.error_flag()).i64(n));
+  const int64_t n = static_cast<int64_t>(static_cast<uint64_t>(op.out.numel()) * esize / w);
+  return launch_indexed(ctx, entry("gk_gs_gather", width_name(w), op.it),
+                        KernelArgs().ptr(op.data.ptr).ptr(op.idx.ptr).ptr(op.out.ptr).i64(axis_dim).i64(inner)
+                            .i64(op.idx.numel()),
+                        n);
 }
 
 Status infer_gather_elements(InferContext& ctx) {
   const Shape& data = ctx.in(0).shape;
   const Shape& idx = ctx.in(1).shape;
   GK_RETURN_IF_ERROR(index_type(ctx.node, ctx.in(1).dtype).status());
-  if (data.size() != idx.size())
-    return ctx.fail(fmt::format("data {} and indices {} must have one rank", shape_str(data), shape_str(idx)));
-  GK_TRY(int64_t axis, normalize_axis(ctx.node, attrs_as<AxisAttrs>(ctx.attrs).axis, data.size()));
-  for (size_t d = 0; d < data.size(); ++d)
-    if (static_cast<int64_t>(d) != axis && idx[d] > data[d])
-      return ctx.fail(fmt::format("indices {} exceed data {} on dim {}", shape_str(idx), shape_str(data), d));
+  GK_RETURN_IF_ERROR(check_elements_shapes(ctx, data, idx, attrs_as<AxisAttrs>(ctx.attrs).axis).status());
   ctx.outputs[0] = {ctx.in(0).dtype, idx};
   return ok_status();
 }
 
 Status run_gather_elements(KernelContext& ctx) {
-  const TensorRef& data = ctx.in(0);
-  const TensorRef& idx = ctx.in(1);
-  const TensorRef& out = ctx.out(0);
-  const int64_t n = out.numel();
+  const int64_t n = ctx.out(0).numel();
   if (n == 0) return ok_status();
-  GK_TRY(const char* it, index_type(ctx.node(), idx.dtype));
-  GK_TRY(size_t esize, element_bytes(ctx.node(), data.dtype));
-  GK_TRY(int64_t axis, normalize_axis(ctx.node(), ctx.attrs<AxisAttrs>().axis, data.shape.size()));
-  auto strides = contiguous_strides(data.shape);
+  GK_TRY(IndexOperands op, index_operands(ctx));
+  GK_TRY(size_t esize, element_bytes(ctx.node(), op.data.dtype));
+  GK_TRY(int64_t axis, normalize_axis(ctx.node(), ctx.attrs<AxisAttrs>().axis, op.data.shape.size()));
+  auto strides = contiguous_strides(op.data.shape);
   const int64_t axis_stride = strides[axis];
   strides[axis] = 0;
-  GK_TRY(IndexMap map, strided_map(idx.shape, strides));
-  return ctx.launch(kernel_sources::gather_scatter, entry("gk_gs_gather_elements", width_name(esize), it),
-                    grid_for(n),
-                    KernelArgs().ptr(data.ptr).ptr(idx.ptr).ptr(out.ptr).pod(map).i64(axis_stride)
-                        .i64(data.shape[axis]).ptr(ctx.error_flag()).i64(n));
+  GK_TRY(IndexMap map, strided_map(op.idx.shape, strides));
+  return launch_indexed(ctx, entry("gk_gs_gather_elements", width_name(esize), op.it),
+                        KernelArgs().ptr(op.data.ptr).ptr(op.idx.ptr).ptr(op.out.ptr).pod(map).i64(axis_stride)
+                            .i64(op.data.shape[axis]),
+                        n);
 }
 
 struct GatherNDAttrs {
@@ -113,7 +96,7 @@ Result<int64_t> check_gather_nd(const NodeView& node, const Shape& data, const S
     if (data[d] != idx[d])
       return invalid_model("{}: batch dim {} differs: data {} indices {}", node.describe(), d, shape_str(data),
                            shape_str(idx));
-  if (k > kMaxRank) return unimplemented("{}: index tuples of {} > {} entries", node.describe(), k, kMaxRank);
+  GK_RETURN_IF_ERROR(check_tuple_length(node, k));
   return k;
 }
 
@@ -130,33 +113,27 @@ Status infer_gather_nd(InferContext& ctx) {
 }
 
 Status run_gather_nd(KernelContext& ctx) {
-  const TensorRef& data = ctx.in(0);
-  const TensorRef& idx = ctx.in(1);
-  const TensorRef& out = ctx.out(0);
-  if (out.numel() == 0) return ok_status();
-  GK_TRY(const char* it, index_type(ctx.node(), idx.dtype));
+  if (ctx.out(0).numel() == 0) return ok_status();
+  GK_TRY(IndexOperands op, index_operands(ctx));
+  const TensorRef& data = op.data;
+  const TensorRef& idx = op.idx;
   GK_TRY(size_t esize, element_bytes(ctx.node(), data.dtype));
   const int64_t b = ctx.attrs<GatherNDAttrs>().batch_dims;
   GK_TRY(int64_t k, check_gather_nd(ctx.node(), data.shape, idx.shape, b));
-  const auto strides = contiguous_strides(data.shape);
   int64_t slice = numel(std::span(data.shape).subspan(b + k));
   int64_t batch_stride = numel(std::span(data.shape).subspan(b));
   const int64_t tuples_per_batch = numel(std::span(idx.shape).subspan(b, idx.shape.size() - 1 - b));
   // Every stride here is a multiple of the slice, so widening divides them all.
   const size_t w = widen(esize, slice);
   const int64_t ratio = static_cast<int64_t>(w / esize);
-  IndexMap im;
-  im.rank = static_cast<int32_t>(k);
-  for (int64_t d = 0; d < k; ++d) {
-    im.dims[d] = data.shape[b + d];
-    im.strides[d] = strides[b + d] / ratio;
-  }
+  const IndexMap im = tuple_map(data.shape, b, k, ratio);
   slice /= ratio;
   batch_stride /= ratio;
-  const int64_t n = out.numel() / ratio;
-  return ctx.launch(kernel_sources::gather_scatter, entry("gk_gs_gather_nd", width_name(w), it), grid_for(n),
-                    KernelArgs().ptr(data.ptr).ptr(idx.ptr).ptr(out.ptr).pod(im).i64(tuples_per_batch)
-                        .i64(batch_stride).i64(slice).ptr(ctx.error_flag()).i64(n));
+  const int64_t n = op.out.numel() / ratio;
+  return launch_indexed(ctx, entry("gk_gs_gather_nd", width_name(w), op.it),
+                        KernelArgs().ptr(data.ptr).ptr(idx.ptr).ptr(op.out.ptr).pod(im).i64(tuples_per_batch)
+                            .i64(batch_stride).i64(slice),
+                        n);
 }
 
 constexpr OpImpl kGather{&parse_axis, &infer_gather, &run_gather};

@@ -1,17 +1,12 @@
 // ScatterElements (and the deprecated Scatter, opset 9-10) and ScatterND, with the
 // reductions none / add / mul (opset 16) and max / min (opset 18). The output
 // starts as a copy of data (nothing to copy when the planner ran it in place).
-#include "ops/data_movement.h"
-#include "ops/kernel_sources.h"
+#include "ops/index_launch.h"
+
+#include <optional>
 
 namespace gk::dm {
 namespace {
-
-Result<const char*> index_type(const NodeView& node, DType t) {
-  if (t == DType::kI64) return "int64_t";
-  if (t == DType::kI32) return "int32_t";
-  return invalid_model("{}: indices must be int32 or int64, got {}", node.describe(), dtype_name(t));
-}
 
 struct ScatterAttrs {
   int64_t axis = 0;
@@ -55,27 +50,28 @@ Status infer_scatter_elements(InferContext& ctx) {
     return ctx.fail(fmt::format("indices {} and updates {} must have one shape", shape_str(idx),
                                 shape_str(ctx.in(2).shape)));
   if (ctx.in(2).dtype != ctx.in(0).dtype) return ctx.fail("updates must have the data's type");
-  if (data.size() != idx.size())
-    return ctx.fail(fmt::format("data {} and indices {} must have one rank", shape_str(data), shape_str(idx)));
-  GK_TRY(int64_t axis, normalize_axis(ctx.node, attrs_as<ScatterAttrs>(ctx.attrs).axis, data.size()));
-  for (size_t d = 0; d < data.size(); ++d)
-    if (static_cast<int64_t>(d) != axis && idx[d] > data[d])
-      return ctx.fail(fmt::format("indices {} exceed data {} on dim {}", shape_str(idx), shape_str(data), d));
+  GK_RETURN_IF_ERROR(check_elements_shapes(ctx, data, idx, attrs_as<ScatterAttrs>(ctx.attrs).axis).status());
   ctx.outputs[0] = ctx.in(0);
   return ok_status();
 }
 
+// Both scatters' first steps: the output starts as data's copy; nothing more for
+// empty updates (nullopt).
+Result<std::optional<IndexOperands>> start_scatter(KernelContext& ctx) {
+  GK_RETURN_IF_ERROR(copy_input(ctx, 0, 0));
+  if (ctx.in(2).numel() == 0) return std::optional<IndexOperands>();
+  GK_TRY(IndexOperands op, index_operands(ctx));
+  return std::optional<IndexOperands>(op);
+}
+
 Status run_scatter_elements(KernelContext& ctx) {
   const auto& attrs = ctx.attrs<ScatterAttrs>();
-  const TensorRef& data = ctx.in(0);
-  const TensorRef& idx = ctx.in(1);
+  GK_TRY(std::optional<IndexOperands> op, start_scatter(ctx));
+  if (!op) return ok_status();
   const TensorRef& upd = ctx.in(2);
-  const TensorRef& out = ctx.out(0);
-  GK_RETURN_IF_ERROR(copy_input(ctx, 0, 0));
-  if (upd.numel() == 0) return ok_status();
-  GK_TRY(const char* it, index_type(ctx.node(), idx.dtype));
-  GK_TRY(std::string et, element_name(ctx.node(), data.dtype, attrs.reduction));
-  GK_TRY(int64_t axis, normalize_axis(ctx.node(), attrs.axis, data.shape.size()));
+  const TensorRef& out = op->out;
+  GK_TRY(std::string et, element_name(ctx.node(), op->data.dtype, attrs.reduction));
+  GK_TRY(int64_t axis, normalize_axis(ctx.node(), attrs.axis, op->data.shape.size()));
   const auto ustrides = contiguous_strides(upd.shape);
   const auto ostrides = contiguous_strides(out.shape);
   Shape dims;
@@ -89,11 +85,10 @@ Status run_scatter_elements(KernelContext& ctx) {
   GK_TRY(IndexMap umap, strided_map(dims, us));
   GK_TRY(IndexMap omap, strided_map(dims, os));
   const int64_t m = numel(dims);
-  return ctx.launch(kernel_sources::gather_scatter,
-                    entry("gk_gs_scatter_elements", et, it, std::to_string(attrs.reduction)), grid_for(m),
-                    KernelArgs().ptr(out.ptr).ptr(idx.ptr).ptr(upd.ptr).pod(umap).pod(omap).i64(ustrides[axis])
-                        .i64(upd.shape[axis]).i64(ostrides[axis]).i64(out.shape[axis]).ptr(ctx.error_flag())
-                        .i64(m));
+  return launch_indexed(ctx, entry("gk_gs_scatter_elements", et, op->it, std::to_string(attrs.reduction)),
+                        KernelArgs().ptr(out.ptr).ptr(op->idx.ptr).ptr(upd.ptr).pod(umap).pod(omap)
+                            .i64(ustrides[axis]).i64(upd.shape[axis]).i64(ostrides[axis]).i64(out.shape[axis]),
+                        m);
 }
 
 Status infer_scatter_nd(InferContext& ctx) {
@@ -106,7 +101,7 @@ Status infer_scatter_nd(InferContext& ctx) {
   const int64_t k = idx.back();
   if (k < 0 || k > static_cast<int64_t>(data.size()))
     return ctx.fail(fmt::format("indices' last dim {} exceeds the data rank {}", k, data.size()));
-  if (k > kMaxRank) return unimplemented("{}: index tuples of {} > {} entries", ctx.node.describe(), k, kMaxRank);
+  GK_RETURN_IF_ERROR(check_tuple_length(ctx.node, k));
   Shape want(idx.begin(), idx.end() - 1);
   want.insert(want.end(), data.begin() + k, data.end());
   if (upd != want)
@@ -117,34 +112,20 @@ Status infer_scatter_nd(InferContext& ctx) {
 
 Status run_scatter_nd(KernelContext& ctx) {
   const auto& attrs = ctx.attrs<ScatterAttrs>();
-  const TensorRef& data = ctx.in(0);
-  const TensorRef& idx = ctx.in(1);
-  const TensorRef& upd = ctx.in(2);
-  const TensorRef& out = ctx.out(0);
-  GK_RETURN_IF_ERROR(copy_input(ctx, 0, 0));
-  if (upd.numel() == 0) return ok_status();
-  GK_TRY(const char* it, index_type(ctx.node(), idx.dtype));
+  GK_TRY(std::optional<IndexOperands> op, start_scatter(ctx));
+  if (!op) return ok_status();
+  const TensorRef& data = op->data;
+  const TensorRef& idx = op->idx;
   GK_TRY(std::string et, element_name(ctx.node(), data.dtype, attrs.reduction));
   const int64_t k = idx.shape.back();
-  const auto strides = contiguous_strides(data.shape);
-  IndexMap im;
-  im.rank = static_cast<int32_t>(k);
-  for (int64_t d = 0; d < k; ++d) {
-    im.dims[d] = data.shape[d];
-    im.strides[d] = strides[d];
-  }
+  const IndexMap im = tuple_map(data.shape, 0, k);
   const int64_t slice = numel(std::span(data.shape).subspan(k));
   const int64_t tuples = numel(std::span(idx.shape).first(idx.shape.size() - 1));
-  if (attrs.reduction == 0) {
-    const int64_t n = tuples * slice;
-    return ctx.launch(kernel_sources::gather_scatter, entry("gk_gs_scatter_nd", et, it), grid_for(n),
-                      KernelArgs().ptr(out.ptr).ptr(idx.ptr).ptr(upd.ptr).pod(im).i64(slice).ptr(ctx.error_flag())
-                          .i64(n));
-  }
-  return ctx.launch(kernel_sources::gather_scatter,
-                    entry("gk_gs_scatter_nd_reduce", et, it, std::to_string(attrs.reduction)), grid_for(slice),
-                    KernelArgs().ptr(out.ptr).ptr(idx.ptr).ptr(upd.ptr).pod(im).i64(tuples).ptr(ctx.error_flag())
-                        .i64(slice));
+  const KernelArgs args = KernelArgs().ptr(op->out.ptr).ptr(idx.ptr).ptr(ctx.in(2).ptr).pod(im);
+  if (attrs.reduction == 0)
+    return launch_indexed(ctx, entry("gk_gs_scatter_nd", et, op->it), KernelArgs(args).i64(slice), tuples * slice);
+  return launch_indexed(ctx, entry("gk_gs_scatter_nd_reduce", et, op->it, std::to_string(attrs.reduction)),
+                        KernelArgs(args).i64(tuples), slice);
 }
 
 constexpr OpImpl kScatterElements{&parse_scatter, &infer_scatter_elements, &run_scatter_elements};
