@@ -47,10 +47,14 @@ constexpr OpsFn kOpFamilies[] = {
     &families::bitcast_ops,
     &families::control_flow_ops,
     &families::signal_ops,
+    &families::dft_ops,
     &families::det_ops,
     &families::tensor_scatter_ops,
     &families::string_ops,
     &families::label_encoder_ops,
+    &families::tfidf_ops,
+    &families::ml_ops,
+    &families::tree_ensemble_ops,
     nullptr,  // keeps the array non-empty while families are added
 };
 
@@ -75,8 +79,12 @@ constexpr KernelsFn kKernelFamilies[] = {
     &families::quantize_kernels,
     &families::rnn_kernels,
     &families::signal_kernels,
+    &families::dft_kernels,
     &families::linalg_kernels,
     &families::tensor_scatter_kernels,
+    &families::tfidf_kernels,
+    &families::ml_kernels,
+    &families::tree_ensemble_kernels,
     nullptr,
 };
 

@@ -3,6 +3,7 @@
 #pragma once
 
 #include "graph/passes/passes.h"
+#include "tests/ops/op_builders.h"
 
 #include <catch2/catch.hpp>
 
@@ -12,6 +13,7 @@
 
 namespace gk::test {
 
+// The f32 op_harness.h declares: op_harness.cpp is not linked into gk_test_graph.
 inline HostTensor f32(Shape shape, std::vector<float> v) {
   return HostTensor::from_vector(DType::kF32, std::move(shape), v);
 }
@@ -61,19 +63,6 @@ struct Builder {
   ValueId out(int node, size_t k = 0) const { return g.nodes[node].outputs[k]; }
   ValueId id(const std::string& name) const { return g.find(name); }
 };
-
-inline Attribute float_attr(float f) {
-  Attribute a;
-  a.kind = Attribute::Kind::kFloat;
-  a.f = f;
-  return a;
-}
-inline Attribute int_attr(int64_t i) {
-  Attribute a;
-  a.kind = Attribute::Kind::kInt;
-  a.i = i;
-  return a;
-}
 
 inline std::vector<std::string> op_types(const Graph& g) {
   std::vector<std::string> s;

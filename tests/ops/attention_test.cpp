@@ -35,11 +35,11 @@ TEST_CASE("Attention: causal rows see a growing prefix", "[attention]") {
   // One head, head size 1, scale 1: row 0 sees key 0 only; row 1 sees scores
   // [0, ln 3] -> weights [1/4, 3/4] of V = [4, 8] -> 7. Without is_causal row 0 is 7 too.
   auto c = call("Attention", 23, {f({1, 1, 2, 1}, {1, 1}), f({1, 1, 2, 1}, {0, kLn3}), f({1, 1, 2, 1}, {4, 8})});
-  c.attrs.set("is_causal", attr_int(1));
+  c.attrs.set("is_causal", int_attr(1));
   auto r = run_op(c);
   REQUIRE(r.ok());
   check_close(r->outputs[0], {4, 7});
-  c.attrs.set("is_causal", attr_int(0));
+  c.attrs.set("is_causal", int_attr(0));
   r = run_op(c);
   REQUIRE(r.ok());
   check_close(r->outputs[0], {7, 7});
@@ -52,7 +52,7 @@ TEST_CASE("Attention: causal with a past cache aligns queries after the past", "
                 {f({1, 1, 2, 1}, {1, 1}), f({1, 1, 2, 1}, {kLn3, kLn4}), f({1, 1, 2, 1}, {8, 100}), std::nullopt,
                  f({1, 1, 1, 1}, {0}), f({1, 1, 1, 1}, {4})},
                 3);
-  c.attrs.set("is_causal", attr_int(1));
+  c.attrs.set("is_causal", int_attr(1));
   auto r = run_op(c);
   REQUIRE(r.ok());
   check_close(r->outputs[0], {7, 53.5});
@@ -67,8 +67,8 @@ TEST_CASE("Attention: grouped kv heads repeat per run of query heads (3-D layout
   // mapping would give [7, 5, 7, 5].
   auto c = call("Attention", 23,
                 {f({1, 1, 4}, {1, 1, 1, 1}), f({1, 2, 2}, {0, kLn3, kLn3, 0}), f({1, 2, 2}, {4, 4, 8, 8})});
-  c.attrs.set("q_num_heads", attr_int(4));
-  c.attrs.set("kv_num_heads", attr_int(2));
+  c.attrs.set("q_num_heads", int_attr(4));
+  c.attrs.set("kv_num_heads", int_attr(2));
   auto r = run_op(c);
   REQUIRE(r.ok());
   CHECK(r->outputs[0].shape() == Shape{1, 1, 4});
@@ -78,8 +78,8 @@ TEST_CASE("Attention: grouped kv heads repeat per run of query heads (3-D layout
 TEST_CASE("Attention: 3-D output interleaves heads per position", "[attention]") {
   // 2 heads of size 1, 2 positions, one key each: Y[b, s, h] = V[b, 0, h].
   auto c = call("Attention", 23, {f({1, 2, 2}, {1, 2, 3, 4}), f({1, 1, 2}, {1, 1}), f({1, 1, 2}, {10, 20})});
-  c.attrs.set("q_num_heads", attr_int(2));
-  c.attrs.set("kv_num_heads", attr_int(2));
+  c.attrs.set("q_num_heads", int_attr(2));
+  c.attrs.set("kv_num_heads", int_attr(2));
   auto r = run_op(c);
   REQUIRE(r.ok());
   check_close(r->outputs[0], {10, 20, 10, 20});
@@ -91,12 +91,12 @@ TEST_CASE("Attention: boolean mask after softcap, and the qk_matmul_output stage
   HostTensor mask = make_tensor(DType::kBool, {1, 3}, {1, 0, 1});
   auto c = call("Attention", 23,
                 {f({1, 1, 1, 1}, {1}), f({1, 1, 3, 1}, {0, 5, k2}), f({1, 1, 3, 1}, {4, 1000, 8}), mask}, 4);
-  c.attrs.set("softcap", attr_float(2.f));
+  c.attrs.set("softcap", float_attr(2.f));
   const double inf = std::numeric_limits<double>::infinity();
   const std::vector<std::vector<double>> stages = {
       {0, 5, k2}, {0, 2 * std::tanh(2.5), kLn3}, {0, -inf, kLn3}, {0.25, 0, 0.75}};
   for (int mode = 0; mode < 4; ++mode) {
-    c.attrs.set("qk_matmul_output_mode", attr_int(mode));
+    c.attrs.set("qk_matmul_output_mode", int_attr(mode));
     auto r = run_op(c);
     REQUIRE(r.ok());
     INFO("mode " << mode);
@@ -135,7 +135,7 @@ TEST_CASE("Attention: f16 accumulates in f32", "[attention]") {
   auto c = call("Attention", 23,
                 {make_tensor(DType::kF16, {1, 1, 2, 1}, {1, 1}), make_tensor(DType::kF16, {1, 1, 2, 1}, {0, kLn3}),
                  make_tensor(DType::kF16, {1, 1, 2, 1}, {4, 8})});
-  c.attrs.set("is_causal", attr_int(1));
+  c.attrs.set("is_causal", int_attr(1));
   auto r = run_op(c);
   REQUIRE(r.ok());
   CHECK(r->outputs[0].dtype() == DType::kF16);
@@ -156,7 +156,7 @@ TEST_CASE("RMSNormalization: rows over the trailing axes, scale broadcast", "[at
   // Row [3, 4]: rms sqrt(12.5); row [1, 1]: rms 1.
   const double rms = std::sqrt(12.5);
   auto c = call("RMSNormalization", 23, {f({2, 2}, {3, 4, 1, 1}), f({2}, {1, 2})});
-  c.attrs.set("epsilon", attr_float(0.f));
+  c.attrs.set("epsilon", float_attr(0.f));
   auto r = run_op(c);
   REQUIRE(r.ok());
   check_close(r->outputs[0], {3 / rms, 8 / rms, 1, 2});
@@ -167,7 +167,7 @@ TEST_CASE("RMSNormalization: rows over the trailing axes, scale broadcast", "[at
   check_close(r->outputs[0], {6 / rms, 8 / rms, 3, 3});
   // axis 0: one row of four, rms sqrt(27 / 4).
   c.inputs[1] = f({2, 2}, {1, 1, 1, 1});
-  c.attrs.set("axis", attr_int(0));
+  c.attrs.set("axis", int_attr(0));
   r = run_op(c);
   REQUIRE(r.ok());
   const double all = std::sqrt(27.0 / 4);
@@ -178,7 +178,7 @@ TEST_CASE("RMSNormalization: f16 and bf16 with a float scale", "[attention]") {
   const double rms = std::sqrt(12.5);
   for (DType t : {DType::kF16, DType::kBF16}) {
     auto c = call("RMSNormalization", 23, {make_tensor(t, {2, 2}, {3, 4, 1, 1}), f({2}, {1, 2})});
-    c.attrs.set("epsilon", attr_float(0.f));
+    c.attrs.set("epsilon", float_attr(0.f));
     auto r = run_op(c);
     REQUIRE(r.ok());
     CHECK(r->outputs[0].dtype() == DType::kF32);
@@ -193,7 +193,7 @@ TEST_CASE("RotaryEmbedding: halves, interleaved pairs, partial rotation, positio
   auto r = run_op(c);
   REQUIRE(r.ok());
   check_close(r->outputs[0], {-3, 2, 1, 4});  // pairs (1, 3) and (2, 4)
-  c.attrs.set("interleaved", attr_int(1));
+  c.attrs.set("interleaved", int_attr(1));
   r = run_op(c);
   REQUIRE(r.ok());
   check_close(r->outputs[0], {-2, 1, 3, 4});  // pairs (1, 2) and (3, 4)
@@ -202,8 +202,8 @@ TEST_CASE("RotaryEmbedding: halves, interleaved pairs, partial rotation, positio
   auto p = call("RotaryEmbedding", 23,
                 {f({1, 1, 8}, {1, 2, 3, 4, 5, 6, 7, 8}), f({3, 1}, {1, 0, 1}), f({3, 1}, {0, 1, 0}),
                  i64({1, 1}, {1})});
-  p.attrs.set("num_heads", attr_int(2));
-  p.attrs.set("rotary_embedding_dim", attr_int(2));
+  p.attrs.set("num_heads", int_attr(2));
+  p.attrs.set("rotary_embedding_dim", int_attr(2));
   r = run_op(p);
   REQUIRE(r.ok());
   check_close(r->outputs[0], {-2, 1, 3, 4, -6, 5, 7, 8});

@@ -18,7 +18,7 @@ Result<OpResult> bitcast(HostTensor x, DType to) {
   c.op_type = "BitCast";
   c.opset = 26;
   c.inputs = {std::move(x)};
-  c.attrs.set("to", attr_int(static_cast<int64_t>(to)));
+  c.attrs.set("to", int_attr(static_cast<int64_t>(to)));
   return run_op(c);
 }
 
@@ -82,7 +82,7 @@ Result<OpResult> scatter(HostTensor past, HostTensor update, std::optional<HostT
   c.opset = 24;
   c.inputs = {std::move(past), std::move(update), std::move(idx)};
   c.attrs.set("mode", attr_str(mode));
-  c.attrs.set("axis", attr_int(axis));
+  c.attrs.set("axis", int_attr(axis));
   return run_op(c);
 }
 

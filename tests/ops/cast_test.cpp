@@ -22,7 +22,7 @@ Result<OpResult> cast(const HostTensor& x, DType to, bool host_known = true, int
   a.kind = Attribute::Kind::kInt;
   a.i = static_cast<int64_t>(to);
   call.attrs.set("to", a);
-  if (saturate != 1) call.attrs.set("saturate", attr_int(saturate));
+  if (saturate != 1) call.attrs.set("saturate", int_attr(saturate));
   if (round_mode) {
     Attribute r;
     r.kind = Attribute::Kind::kString;
@@ -263,7 +263,7 @@ TEST_CASE("CastLike takes saturate from its attribute and the type from input 1"
   OpCall call;
   call.op_type = "CastLike";
   call.opset = 19;
-  call.attrs.set("saturate", attr_int(0));
+  call.attrs.set("saturate", int_attr(0));
   call.inputs = {f32({2}, {1e6f, 1.0f}), from_bytes(DType::kF8E5M2, {0}, {})};
   auto r = run_op(call);
   REQUIRE(r.ok());

@@ -28,9 +28,9 @@ OpCall roi_align(DType t, std::vector<double> rois, std::vector<int64_t> batch, 
   const int64_t r = static_cast<int64_t>(batch.size());
   OpCall c{"RoiAlign", "", opset, {}, {make_tensor(t, {1, 1, 4, 4}, affine_image()), make_tensor(t, {r, 4}, rois),
                                         i64({r}, std::move(batch))}};
-  c.attrs.set("output_height", attr_int(2));
-  c.attrs.set("output_width", attr_int(2));
-  c.attrs.set("sampling_ratio", attr_int(2));
+  c.attrs.set("output_height", int_attr(2));
+  c.attrs.set("output_width", int_attr(2));
+  c.attrs.set("sampling_ratio", int_attr(2));
   return c;
 }
 
@@ -64,7 +64,7 @@ TEST_CASE("RoiAlign avg: bins average the affine image at their centres", "[ops]
   // (1, 1)-(5, 5) to (0.5, 0.5)-(2.5, 2.5): centres at 1 and 2.
   for (int opset : {10, 16}) {
     OpCall c = roi_align(DType::kF32, {1, 1, 5, 5}, {0}, opset);
-    c.attrs.set("spatial_scale", attr_float(0.5f));
+    c.attrs.set("spatial_scale", float_attr(0.5f));
     if (opset == 16) c.attrs.set("coordinate_transformation_mode", attr_str("output_half_pixel"));
     auto r = run_op(c);
     REQUIRE(r.ok());
@@ -75,9 +75,9 @@ TEST_CASE("RoiAlign avg: bins average the affine image at their centres", "[ops]
 TEST_CASE("RoiAlign max: largest weighted corner term per sample", "[ops][detection]") {
   // One sample at (1.5, 1.5): corner terms 0.25 * {11, 12, 21, 22}; max 5.5.
   OpCall c = roi_align(DType::kF32, {1, 1, 2, 2}, {0}, 16);
-  c.attrs.set("output_height", attr_int(1));
-  c.attrs.set("output_width", attr_int(1));
-  c.attrs.set("sampling_ratio", attr_int(1));
+  c.attrs.set("output_height", int_attr(1));
+  c.attrs.set("output_width", int_attr(1));
+  c.attrs.set("sampling_ratio", int_attr(1));
   c.attrs.set("mode", attr_str("max"));
   c.attrs.set("coordinate_transformation_mode", attr_str("output_half_pixel"));
   auto r = run_op(c);
@@ -135,7 +135,7 @@ TEST_CASE("NonMaxSuppression: center_point_box, batches, errors", "[ops][detecti
                                0.5f, 0.5f, 1, 1, 1, 0.5f, 1, 1, 5, 5, 1, 1});
   auto scores = f32({2, 1, 3}, {0.9f, 0.8f, 0.7f, 0.5f, 0.8f, 0.9f});
   OpCall c{"NonMaxSuppression", "", 11, {}, {boxes, scores, i64({1}, {10}), scalar_f(0.3f)}};
-  c.attrs.set("center_point_box", attr_int(1));
+  c.attrs.set("center_point_box", int_attr(1));
   CHECK(nms(c) == std::vector<int64_t>{0, 0, 0, 0, 0, 2, 1, 0, 2, 1, 0, 1});
   c.inputs[3] = scalar_f(0.4f);  // 1/3 is not above 0.4: all kept
   CHECK(nms(c) == std::vector<int64_t>{0, 0, 0, 0, 0, 1, 0, 0, 2, 1, 0, 2, 1, 0, 1, 1, 0, 0});

@@ -14,14 +14,6 @@ Attribute attr_str(std::string s) {
   return a;
 }
 
-OpCall call(const std::string& op, int opset, std::vector<std::optional<HostTensor>> inputs) {
-  OpCall c;
-  c.op_type = op;
-  c.opset = opset;
-  c.inputs = std::move(inputs);
-  return c;
-}
-
 std::vector<double> run_values(const OpCall& c, const Shape& want_shape) {
   auto r = run_op(c);
   INFO((r.ok() ? std::string("ok") : r.status().to_string()));
@@ -50,7 +42,7 @@ OpCall sample_row(std::vector<float> row, std::vector<float> xs, const std::stri
   }
   OpCall c = call("GridSample", opset, {f32({1, 1, 1, w}, row), f32({1, 1, p, 2}, grid)});
   c.attrs.set("padding_mode", attr_str(padding));
-  c.attrs.set("align_corners", attr_int(align));
+  c.attrs.set("align_corners", int_attr(align));
   c.attrs.set("mode", attr_str(mode));
   return c;
 }
@@ -101,7 +93,7 @@ TEST_CASE("GridSample volumetric: grid lists x (innermost) first", "[ops][grid_s
   for (int i = 0; i < 8; ++i) x[i] = static_cast<float>(i);  // X[z][y][x] = 4z + 2y + x
   // align 1 maps -1/1 to 0/1: (x=1, y=-1, z=1) → X[1][0][1] = 5; the centre averages to 3.5.
   OpCall c = call("GridSample", 20, {f32({1, 1, 2, 2, 2}, x), f32({1, 1, 1, 2, 3}, {1, -1, 1, 0, 0, 0})});
-  c.attrs.set("align_corners", attr_int(1));
+  c.attrs.set("align_corners", int_attr(1));
   check_close(run_values(c, {1, 1, 1, 1, 2}), {5, 3.5});
   c.opset = 16;  // 5-D came with opset 20
   auto r = run_op(c);
@@ -138,13 +130,13 @@ TEST_CASE("AffineGrid 2-D and 3-D, both corner conventions", "[ops][affine_grid]
   OpCall c = call("AffineGrid", 20, {f32({1, 2, 3}, {2, 0, 0.5f, 0, 1, -1}), i64({4}, {1, 1, 2, 3})});
   check_close(run_values(c, {1, 2, 3, 2}),
               {-5.0 / 6, -1.5, 0.5, -1.5, 11.0 / 6, -1.5, -5.0 / 6, -0.5, 0.5, -0.5, 11.0 / 6, -0.5});
-  c.attrs.set("align_corners", attr_int(1));  // x = -1, 0, 1; y = -1, 1
+  c.attrs.set("align_corners", int_attr(1));  // x = -1, 0, 1; y = -1, 1
   check_close(run_values(c, {1, 2, 3, 2}), {-1.5, -2, 0.5, -2, 2.5, -2, -1.5, 0, 0.5, 0, 2.5, 0});
   // 3-D, D = 2, H = W = 1, align 1: z = -1, 1, y = x = -1. Rows: out0 = z, out1 = x,
   // out2 = y + 0.5.
   OpCall c3 = call("AffineGrid", 20,
                    {f32({1, 3, 4}, {0, 0, 1, 0, 1, 0, 0, 0, 0, 1, 0, 0.5f}), i64({5}, {1, 1, 2, 1, 1})});
-  c3.attrs.set("align_corners", attr_int(1));
+  c3.attrs.set("align_corners", int_attr(1));
   check_close(run_values(c3, {1, 2, 1, 1, 3}), {-1, -1, -0.5, 1, -1, -0.5});
   OpCall bad = call("AffineGrid", 20, {f32({1, 2, 3}, {1, 0, 0, 0, 1, 0}), i64({5}, {1, 1, 2, 2, 2})});
   CHECK(!run_op(bad).ok());  // a 2-D theta with a 3-D size
@@ -157,9 +149,9 @@ TEST_CASE("Col2Im folds overlapping blocks", "[ops][col2im]") {
   // Dilation 2, pad 1 each side, stride 2 on a 1x5 image: block l's tap k lands on
   // 2l - 1 + 2k: (-1 dropped, 1), (1, 3), (3, 5 dropped).
   OpCall d = call("Col2Im", 18, {f32({1, 2, 3}, {1, 2, 3, 10, 20, 30}), i64({2}, {1, 5}), i64({2}, {1, 2})});
-  d.attrs.set("dilations", attr_ints({1, 2}));
-  d.attrs.set("pads", attr_ints({0, 1, 0, 1}));
-  d.attrs.set("strides", attr_ints({1, 2}));
+  d.attrs.set("dilations", ints_attr({1, 2}));
+  d.attrs.set("pads", ints_attr({0, 1, 0, 1}));
+  d.attrs.set("strides", ints_attr({1, 2}));
   check_close(run_values(d, {1, 1, 1, 5}), {0, 12, 0, 23, 0});
   // Integer data folds exactly; two channels keep apart.
   OpCall ci = call("Col2Im", 18, {HostTensor::from_vector(DType::kI64, {1, 4, 1}, std::vector<int64_t>{1, 2, 3, 4}),
@@ -183,7 +175,7 @@ TEST_CASE("CenterCropPad crops left-biased and pads right-biased", "[ops][center
   OpCall c = call("CenterCropPad", 18,
                   {HostTensor::from_vector(DType::kI64, {2, 3}, std::vector<int64_t>{1, 2, 3, 4, 5, 6}),
                    HostTensor::from_vector(DType::kI32, {1}, std::vector<int32_t>{4})});
-  c.attrs.set("axes", attr_ints({-1}));
+  c.attrs.set("axes", ints_attr({-1}));
   auto r = run_op(c);
   REQUIRE(r.ok());
   CHECK(r->outputs[0].shape() == Shape{2, 4});
@@ -198,7 +190,7 @@ TEST_CASE("DeformConv 1-D: offsets, padding, mask and bias", "[ops][deform_conv]
   std::vector<float> offset(10, 0.0f);
   offset[1 * 5 + 4] = -0.25f;  // (n 0, tap 1, dim 0, out 4)
   OpCall c = call("DeformConv", 19, {f32({1, 1, 4}, {1, 2, 3, 4}), f32({1, 1, 2}, {1, 10}), f32({1, 2, 5}, offset)});
-  c.attrs.set("pads", attr_ints({1, 1}));
+  c.attrs.set("pads", ints_attr({1, 1}));
   check_close(run_values(c, {1, 1, 5}), {10, 21, 32, 43, 14});
   // Mask halves tap 1 at output 1; bias adds 100 everywhere.
   std::vector<float> mask(10, 1.0f);

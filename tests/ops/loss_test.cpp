@@ -23,7 +23,7 @@ OpCall loss_call(const std::string& op, int opset, std::vector<std::optional<Hos
   c.inputs = std::move(inputs);
   c.num_outputs = outputs;
   c.attrs.set("reduction", attr_string(reduction));
-  if (ignore_index) c.attrs.set("ignore_index", attr_int(*ignore_index));
+  if (ignore_index) c.attrs.set("ignore_index", int_attr(*ignore_index));
   return c;
 }
 

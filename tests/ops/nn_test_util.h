@@ -4,6 +4,7 @@
 #pragma once
 
 #include "ops/op_eval.h"
+#include "tests/ops/op_builders.h"
 #include "tests/ops/op_harness.h"
 
 #include <catch2/catch.hpp>
@@ -25,31 +26,6 @@ inline std::vector<float> random_floats(size_t n, uint32_t seed, float lo = -1, 
 
 inline HostTensor tensor_f32(const Shape& shape, uint32_t seed) {
   return f32(shape, random_floats(static_cast<size_t>(numel(shape)), seed));
-}
-
-inline Attribute ints_attr(std::vector<int64_t> v) {
-  Attribute a;
-  a.kind = Attribute::Kind::kInts;
-  a.ints = std::move(v);
-  return a;
-}
-inline Attribute int_attr(int64_t v) {
-  Attribute a;
-  a.kind = Attribute::Kind::kInt;
-  a.i = v;
-  return a;
-}
-inline Attribute float_attr(float v) {
-  Attribute a;
-  a.kind = Attribute::Kind::kFloat;
-  a.f = v;
-  return a;
-}
-inline Attribute string_attr(std::string v) {
-  Attribute a;
-  a.kind = Attribute::Kind::kString;
-  a.s = std::move(v);
-  return a;
 }
 
 // Runs op_type at `opset` on `inputs` (nullptr = absent) with an epilogue.

@@ -24,8 +24,8 @@ OpCall call(const std::string& op, int opset, std::vector<std::optional<HostTens
   c.num_outputs = outputs;
   return c;
 }
-void set_int(OpCall& c, const std::string& k, int64_t v) { c.attrs.set(k, attr_int(v)); }
-void set_float(OpCall& c, const std::string& k, float v) { c.attrs.set(k, attr_float(v)); }
+void set_int(OpCall& c, const std::string& k, int64_t v) { c.attrs.set(k, int_attr(v)); }
+void set_float(OpCall& c, const std::string& k, float v) { c.attrs.set(k, float_attr(v)); }
 
 void check_close(const std::vector<double>& got, const std::vector<double>& want, double rtol = 1e-4) {
   REQUIRE(got.size() == want.size());

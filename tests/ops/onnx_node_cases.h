@@ -7,6 +7,7 @@
 
 #include "graph/loader.h"
 #include "backends/kernel_prelude.cuh"
+#include "tests/ops/op_builders.h"
 #include "tests/ops/op_harness.h"
 
 #include <catch2/catch.hpp>
@@ -84,24 +85,6 @@ inline HostTensor make_tensor(DType t, Shape shape, const std::vector<double>& v
     default: FAIL("make_tensor: unsupported dtype");
   }
   return h;
-}
-inline Attribute attr_int(int64_t v) {
-  Attribute a;
-  a.kind = Attribute::Kind::kInt;
-  a.i = v;
-  return a;
-}
-inline Attribute attr_float(float v) {
-  Attribute a;
-  a.kind = Attribute::Kind::kFloat;
-  a.f = v;
-  return a;
-}
-inline Attribute attr_ints(std::vector<int64_t> v) {
-  Attribute a;
-  a.kind = Attribute::Kind::kInts;
-  a.ints = std::move(v);
-  return a;
 }
 inline std::vector<double> doubles_of(const HostTensor& t) { return t.to_f64_vector(); }
 

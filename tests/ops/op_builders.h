@@ -1,5 +1,5 @@
-// Call and attribute builders shared by the hand-written data-movement, shape and
-// gather/scatter op tests.
+// Call and attribute builders shared by the op tests (directly, through
+// onnx_node_cases.h and nn_test_util.h) and the graph pass tests (pass_builder.h).
 #pragma once
 
 #include "tests/ops/op_harness.h"
@@ -19,18 +19,20 @@ inline OpCall call(std::string op, int opset, std::vector<std::optional<HostTens
   return c;
 }
 
-inline Attribute int_attr(int64_t v) {
+// An Attribute of `kind` whose `Field` holds v.
+template <auto Field, typename T>
+Attribute attr_of(Attribute::Kind kind, T v) {
   Attribute a;
-  a.kind = Attribute::Kind::kInt;
-  a.i = v;
+  a.kind = kind;
+  a.*Field = std::move(v);
   return a;
 }
 
+inline Attribute int_attr(int64_t v) { return attr_of<&Attribute::i>(Attribute::Kind::kInt, v); }
 inline Attribute ints_attr(std::vector<int64_t> v) {
-  Attribute a;
-  a.kind = Attribute::Kind::kInts;
-  a.ints = std::move(v);
-  return a;
+  return attr_of<&Attribute::ints>(Attribute::Kind::kInts, std::move(v));
 }
+inline Attribute float_attr(float v) { return attr_of<&Attribute::f>(Attribute::Kind::kFloat, v); }
+inline Attribute string_attr(std::string v) { return attr_of<&Attribute::s>(Attribute::Kind::kString, std::move(v)); }
 
 }  // namespace gk::test

@@ -67,15 +67,15 @@ TEST_CASE("QuantizeLinear per-axis and blocked layouts", "[quantize]") {
   // axis 0 (and -2): scales per row.
   c.inputs[1] = make_tensor(DType::kF32, {2}, {1, 3});
   c.inputs[2] = make_tensor(DType::kU8, {2}, {0, 100});
-  c.attrs.set("axis", attr_int(-2));
+  c.attrs.set("axis", int_attr(-2));
   CHECK(run1(c, DType::kU8) == std::vector<double>{1, 2, 4, 101, 102, 104});
 
   // Blocked (21): x [2, 4], axis 1, block 2, scale [2, 2], int8 zero points.
   auto b = call("QuantizeLinear", 21,
                 {make_tensor(DType::kF32, {2, 4}, {1, 2, 3, 4, 8, 12, 16, -8}),
                  make_tensor(DType::kF32, {2, 2}, {1, 2, 4, 8}), make_tensor(DType::kI8, {2, 2}, {0, -1, 1, 2})});
-  b.attrs.set("axis", attr_int(1));
-  b.attrs.set("block_size", attr_int(2));
+  b.attrs.set("axis", int_attr(1));
+  b.attrs.set("block_size", int_attr(2));
   // row 0: 1 2 1.5->2 2 + (0 0 -1 -1); row 1: 2 3 2 -1 + (1 1 2 2).
   CHECK(run1(b, DType::kI8) == std::vector<double>{1, 2, 1, 1, 3, 4, 4, 1});
 
@@ -101,7 +101,7 @@ TEST_CASE("QuantizeLinear to 16-bit, packed 4-/2-bit, float8 and float4", "[quan
   // int4 via output_dtype (no zero point): rint then [-8, 7].
   auto i4 = call("QuantizeLinear", 21,
                  {make_tensor(DType::kF32, {5}, {-9, -8, 7.5, 8, 2.5}), make_tensor(DType::kF32, {}, {1})});
-  i4.attrs.set("output_dtype", attr_int(static_cast<int64_t>(DType::kI4)));
+  i4.attrs.set("output_dtype", int_attr(static_cast<int64_t>(DType::kI4)));
   CHECK(run1(i4, DType::kI4) == std::vector<double>{-8, -8, 7, 7, 2});
   // uint4 with a packed zero point of 3 (low nibble).
   i4.attrs = {};
@@ -112,7 +112,7 @@ TEST_CASE("QuantizeLinear to 16-bit, packed 4-/2-bit, float8 and float4", "[quan
   auto i2 = call("QuantizeLinear", 25,
                  {make_tensor(DType::kF32, {2, 2}, {-3, -1.5, 0.5, 1.5}), make_tensor(DType::kF32, {2}, {1, 1}),
                   raw(DType::kI2, {2}, {0x00})});
-  i2.attrs.set("axis", attr_int(0));
+  i2.attrs.set("axis", int_attr(0));
   CHECK(run1(i2, DType::kI2) == std::vector<double>{-2, -2, 0, 1});
   i2.inputs[0] = make_tensor(DType::kF32, {2, 2}, {-2, 0.5, 1.5, 5});
   i2.inputs[2] = raw(DType::kU2, {2}, {0x05});  // [1, 1]
@@ -125,7 +125,7 @@ TEST_CASE("QuantizeLinear to 16-bit, packed 4-/2-bit, float8 and float4", "[quan
                  {make_tensor(DType::kF32, {5}, {0, 1.5, 1000, -1000, 0.3}), make_tensor(DType::kF32, {}, {1}),
                   raw(DType::kF8E4M3FN, {}, {0x00})});
   CHECK(run1(f8, DType::kF8E4M3FN) == std::vector<double>{0, 1.5, 448, -448, 0.3125});
-  f8.attrs.set("saturate", attr_int(0));
+  f8.attrs.set("saturate", int_attr(0));
   auto unsat = run1(f8, DType::kF8E4M3FN);
   CHECK(std::isnan(unsat[2]));
   CHECK(std::isnan(unsat[3]));
@@ -145,14 +145,14 @@ TEST_CASE("QuantizeLinear divides in the precision type", "[quantize]") {
                  make_tensor(DType::kU8, {}, {0})});
   CHECK(run1(c, DType::kU8) == std::vector<double>{2});
   c.opset = 23;
-  c.attrs.set("precision", attr_int(static_cast<int64_t>(DType::kF32)));
+  c.attrs.set("precision", int_attr(static_cast<int64_t>(DType::kF32)));
   CHECK(run1(c, DType::kU8) == std::vector<double>{3});
   // precision f16 on float32 data: 2049 is 2048 in f16.
   auto p = call("QuantizeLinear", 23,
                 {make_tensor(DType::kF32, {1}, {2049}), make_tensor(DType::kF32, {}, {1}),
                  make_tensor(DType::kU16, {}, {0})});
   CHECK(run1(p, DType::kU16) == std::vector<double>{2049});
-  p.attrs.set("precision", attr_int(static_cast<int64_t>(DType::kF16)));
+  p.attrs.set("precision", int_attr(static_cast<int64_t>(DType::kF16)));
   CHECK(run1(p, DType::kU16) == std::vector<double>{2048});
   // float8e8m0 scale (24+): code 128 is 2.
   auto e = call("QuantizeLinear", 24,
@@ -182,8 +182,8 @@ TEST_CASE("DequantizeLinear layouts and types", "[quantize]") {
   auto b = call("DequantizeLinear", 21,
                 {make_tensor(DType::kI16, {4, 1}, {1, 2, 3, 4}), make_tensor(DType::kF32, {2, 1}, {10, 100}),
                  make_tensor(DType::kI16, {2, 1}, {1, -2})});
-  b.attrs.set("axis", attr_int(0));
-  b.attrs.set("block_size", attr_int(3));
+  b.attrs.set("axis", int_attr(0));
+  b.attrs.set("block_size", int_attr(3));
   CHECK(run1(b, DType::kF32) == std::vector<double>{0, 10, 20, 600});
 
   // int4 [0, 1, 7, -8, -1] packed, zero point 1, scale 2.
@@ -204,7 +204,7 @@ TEST_CASE("DequantizeLinear layouts and types", "[quantize]") {
 
   // e8m0 scale (24+) with output_dtype bfloat16: code 126 is 0.5.
   auto e = call("DequantizeLinear", 24, {make_tensor(DType::kI8, {2}, {3, -5}), raw(DType::kF8E8M0, {}, {126})});
-  e.attrs.set("output_dtype", attr_int(static_cast<int64_t>(DType::kBF16)));
+  e.attrs.set("output_dtype", int_attr(static_cast<int64_t>(DType::kBF16)));
   CHECK(run1(e, DType::kBF16) == std::vector<double>{1.5, -2.5});
   // Zero point of another type than x.
   c.inputs[2] = make_tensor(DType::kU8, {}, {1});
@@ -317,7 +317,7 @@ TEST_CASE("ConvInteger and QLinearConv", "[quantize]") {
                  make_tensor(DType::kU8, {1, 1, 2, 2}, {1, 1, 1, 1}), make_tensor(DType::kU8, {}, {1})});
   CHECK(run1(c, DType::kI32) == std::vector<double>{12, 16, 24, 28});
   // Padding: the padded input is the zero point (0 after subtracting it).
-  c.attrs.set("pads", attr_ints({1, 1, 1, 1}));
+  c.attrs.set("pads", ints_attr({1, 1, 1, 1}));
   auto padded = run1(c, DType::kI32);
   REQUIRE(padded.size() == 16);
   CHECK(padded[0] == 1);   // only x'[0, 0]
@@ -330,9 +330,9 @@ TEST_CASE("ConvInteger and QLinearConv", "[quantize]") {
                 {make_tensor(DType::kI8, {1, 2, 5}, {1, 2, 3, 4, 5, -1, -2, -3, -4, -5}),
                  make_tensor(DType::kI8, {2, 1, 2}, {2, 3, 1, -1}), std::nullopt,
                  make_tensor(DType::kI8, {2}, {1, 0})});
-  g.attrs.set("group", attr_int(2));
-  g.attrs.set("strides", attr_ints({2}));
-  g.attrs.set("dilations", attr_ints({2}));
+  g.attrs.set("group", int_attr(2));
+  g.attrs.set("strides", ints_attr({2}));
+  g.attrs.set("dilations", ints_attr({2}));
   // taps at t and t + 2, t = 0, 2. ch0: w' = [1, 2]: 1 + 6 = 7, 3 + 10 = 13.
   // ch1: w' = [1, -1]: -1 + 3 = 2, -3 + 5 = 2.
   CHECK(run1(g, DType::kI32) == std::vector<double>{7, 13, 2, 2});

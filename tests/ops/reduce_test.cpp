@@ -61,13 +61,13 @@ OpCall reduce_call(const std::string& op, int opset, HostTensor x, std::vector<i
   OpCall c;
   c.op_type = op;
   c.opset = opset;
-  c.attrs.set("keepdims", attr_int(keepdims));
+  c.attrs.set("keepdims", int_attr(keepdims));
   const bool axes_input = opset >= 18 || (op == "ReduceSum" && opset >= 13);
   c.inputs.emplace_back(std::move(x));
   if (axes_input) {
     c.inputs.emplace_back(i64({static_cast<int64_t>(axes.size())}, axes));
   } else {
-    c.attrs.set("axes", attr_ints(axes));
+    c.attrs.set("axes", ints_attr(axes));
   }
   return c;
 }
@@ -158,11 +158,11 @@ TEST_CASE("reduce empty sets give the identity, noop_with_empty_axes maps elemen
   }
   OpCall c = reduce_call("ReduceSumSquare", 18, f32({3}, {1, -2, 3}), {});
   c.inputs.pop_back();
-  c.attrs.set("noop_with_empty_axes", attr_int(1));
+  c.attrs.set("noop_with_empty_axes", int_attr(1));
   auto r = run_op(c);
   REQUIRE(r.ok());
   CHECK(values_of<float>(r->outputs[0]) == std::vector<float>{1, 4, 9});
-  c.attrs.set("noop_with_empty_axes", attr_int(0));
+  c.attrs.set("noop_with_empty_axes", int_attr(0));
   r = run_op(c);
   REQUIRE(r.ok());
   CHECK(values_of<float>(r->outputs[0]) == std::vector<float>{14});
@@ -184,7 +184,7 @@ OpCall simple(const std::string& op, int opset, std::vector<std::optional<HostTe
   c.op_type = op;
   c.opset = opset;
   c.inputs = std::move(inputs);
-  for (auto& [k, v] : ints) c.attrs.set(k, attr_int(v));
+  for (auto& [k, v] : ints) c.attrs.set(k, int_attr(v));
   c.num_outputs = outputs;
   return c;
 }

@@ -133,8 +133,8 @@ TEST_CASE("Resize linear and cubic: 1-D values", "[ops][resize]") {
               {0.68359375, 1.75, 3.53125, 3.65234375, 1.92578125, 3.1484375, 6.5703125, 8.6328125});
   // a = -0.5 with exclude_outside: weights of taps outside [0, 4) drop out and the
   // rest are renormalised (values from the reference formula).
-  cu.attrs.set("cubic_coeff_a", attr_float(-0.5f));
-  cu.attrs.set("exclude_outside", attr_int(1));
+  cu.attrs.set("cubic_coeff_a", float_attr(-0.5f));
+  cu.attrs.set("exclude_outside", int_attr(1));
   check_close(run_values(cu, {8}), {0.7352941176470587, 1.6131386861313868, 3.4732824427480913, 3.6640625, 2.0546875,
                                     3.1908396946564883, 6.817518248175182, 8.529411764705882});
 }
@@ -144,7 +144,7 @@ TEST_CASE("Resize tf_crop_and_resize: roi and extrapolation", "[ops][resize]") {
   OpCall c = resize(f32({4}, {0, 10, 20, 30}), f32({2}, {0.5f, 1.5f}), std::nullopt, i64({1}, {3}));
   c.attrs.set("mode", attr_str("linear"));
   c.attrs.set("coordinate_transformation_mode", attr_str("tf_crop_and_resize"));
-  c.attrs.set("extrapolation_value", attr_float(-1));
+  c.attrs.set("extrapolation_value", float_attr(-1));
   check_close(run_values(c, {3}), {15, 30, -1});
   c.attrs.set("mode", attr_str("nearest"));
   check_close(run_values(c, {3}), {10, 30, -1});  // 1.5 rounds down (round_prefer_floor)
@@ -153,8 +153,8 @@ TEST_CASE("Resize tf_crop_and_resize: roi and extrapolation", "[ops][resize]") {
   OpCall a = resize(f32({2, 2}, {1, 2, 3, 4}), f32({2}, {0.0f, 2.0f}), std::nullopt, i64({1}, {2}));
   a.attrs.set("mode", attr_str("linear"));
   a.attrs.set("coordinate_transformation_mode", attr_str("tf_crop_and_resize"));
-  a.attrs.set("axes", attr_ints({0}));
-  a.attrs.set("extrapolation_value", attr_float(9));
+  a.attrs.set("axes", ints_attr({0}));
+  a.attrs.set("extrapolation_value", float_attr(9));
   check_close(run_values(a, {2, 2}), {1, 2, 9, 9});
 }
 
@@ -197,7 +197,7 @@ TEST_CASE("Resize linear N-D: separable passes reproduce an affine field", "[ops
 TEST_CASE("Resize sizes with keep_aspect_ratio_policy and axes", "[ops][resize]") {
   auto x = f32({1, 1, 2, 4}, {1, 2, 3, 4, 5, 6, 7, 8});
   OpCall c = resize(x, std::nullopt, std::nullopt, i64({2}, {1, 3}));
-  c.attrs.set("axes", attr_ints({2, 3}));
+  c.attrs.set("axes", ints_attr({2, 3}));
   c.attrs.set("keep_aspect_ratio_policy", attr_str("not_larger"));
   // scale = min(1/2, 3/4) = 0.5 → out [1, 2].
   auto r = run_op(c);

@@ -40,7 +40,7 @@ OpCall linear_rnn(std::vector<std::optional<HostTensor>> inputs, int outputs) {
   c.opset = 14;
   c.inputs = std::move(inputs);
   c.num_outputs = outputs;
-  c.attrs.set("hidden_size", attr_int(1));
+  c.attrs.set("hidden_size", int_attr(1));
   c.attrs.set("activations", attr_strings({"Affine"}));
   c.attrs.set("activation_alpha", attr_floats({1.0f}));
   c.attrs.set("activation_beta", attr_floats({0.0f}));
@@ -52,7 +52,7 @@ TEST_CASE("rnn: one LSTM step with peepholes matches the hand-computed cell", "[
   c.op_type = "LSTM";
   c.opset = 22;
   c.num_outputs = 3;
-  c.attrs.set("hidden_size", attr_int(1));
+  c.attrs.set("hidden_size", int_attr(1));
   c.inputs = {f32({1, 1, 2}, {1, 2}),
               f32({1, 4, 1 * 2}, {0.1f, 0.2f, 0.3f, -0.1f, -0.2f, 0.4f, 0.5f, 0.5f}),  // i, o, f, c
               f32({1, 4, 1}, {0.5f, -0.5f, 0.25f, 1.0f}),
@@ -76,8 +76,8 @@ TEST_CASE("rnn: one GRU step, with and without linear_before_reset", "[ops][rnn]
     c.op_type = "GRU";
     c.opset = 7;
     c.num_outputs = 2;
-    c.attrs.set("hidden_size", attr_int(2));
-    c.attrs.set("linear_before_reset", attr_int(lbr));
+    c.attrs.set("hidden_size", int_attr(2));
+    c.attrs.set("linear_before_reset", int_attr(lbr));
     c.inputs = {f32({1, 1, 1}, {0.5f}),
                 f32({1, 6, 1}, {0.1f, 0.2f, 0.3f, -0.4f, 0.5f, 0.6f}),
                 f32({1, 6, 2}, {0.1f, 0.2f, 0.3f, 0.4f, -0.5f, 0.6f, 0.7f, -0.8f, 0.9f, 0.1f, 0.2f, -0.3f}),
@@ -110,7 +110,7 @@ TEST_CASE("rnn: sequence_lens zero-fills Y and freezes the state, both direction
                          std::nullopt, make_tensor(DType::kI32, {2}, {3, 2})},
                         2);
   c.attrs.set("direction", attr_string("bidirectional"));
-  c.attrs.set("layout", attr_int(1));
+  c.attrs.set("layout", int_attr(1));
   c.attrs.set("activations", attr_strings({"Affine", "Affine"}));
   c.attrs.set("activation_alpha", attr_floats({1.0f, 1.0f}));
   c.attrs.set("activation_beta", attr_floats({0.0f, 0.0f}));
@@ -125,7 +125,7 @@ TEST_CASE("rnn: sequence_lens zero-fills Y and freezes the state, both direction
 
 TEST_CASE("rnn: clip bounds the activation input", "[ops][rnn]") {
   OpCall c = linear_rnn({f32({3, 1, 1}, {1, 2, 3}), f32({1, 1, 1}, {1}), f32({1, 1, 1}, {1})}, 1);
-  c.attrs.set("clip", attr_float(2.0f));
+  c.attrs.set("clip", float_attr(2.0f));
   auto r = run_op(c);
   REQUIRE(r.ok());
   check_close(r->outputs[0], {1, 2, 2});

@@ -1,6 +1,7 @@
 // HannWindow, HammingWindow, BlackmanWindow and MelWeightMatrix: hand-computed
 // windows (periodic and symmetric, integer output), a one-point symmetric window,
-// argument checks, and the ONNX node tests.
+// argument checks, and the ONNX node tests; DFT and STFT against hand-computed
+// transforms and numpy constants.
 #include "tests/ops/onnx_node_cases.h"
 
 namespace gk::test {
@@ -13,8 +14,8 @@ Result<OpResult> window(const std::string& op, int32_t size, int64_t periodic, D
   c.op_type = op;
   c.opset = 17;
   c.inputs = {scalar_i32(size)};
-  c.attrs.set("periodic", attr_int(periodic));
-  c.attrs.set("output_datatype", attr_int(static_cast<int64_t>(out)));
+  c.attrs.set("periodic", int_attr(periodic));
+  c.attrs.set("output_datatype", int_attr(static_cast<int64_t>(out)));
   return run_op(c);
 }
 
@@ -82,6 +83,152 @@ TEST_CASE("MelWeightMatrix: triangles and checks", "[signal]") {
 TEST_CASE("signal ops pass the ONNX node tests", "[signal][onnx]") {
   run_node_cases({"test_hannwindow", "test_hammingwindow", "test_blackmanwindow", "test_melweightmatrix"});
 }
+
+// ---- DFT and STFT -------------------------------------------------------------
+
+// DFT-17 (axis attribute) when opset < 20, else DFT-20 (axis input, default -2).
+Result<OpResult> dft(HostTensor x, std::optional<int64_t> dft_length, int64_t axis, int64_t inverse = 0,
+                     int64_t onesided = 0, int opset = 17) {
+  OpCall c;
+  c.op_type = "DFT";
+  c.opset = opset;
+  c.inputs = {std::move(x)};
+  c.inputs.push_back(dft_length ? std::optional<HostTensor>(i64({}, {*dft_length})) : std::nullopt);
+  if (opset >= 20)
+    c.inputs.push_back(i64({}, {axis}));
+  else
+    c.attrs.set("axis", int_attr(axis));
+  c.attrs.set("inverse", int_attr(inverse));
+  c.attrs.set("onesided", int_attr(onesided));
+  return run_op(c);
+}
+
+void check_values(const Result<OpResult>& r, const Shape& shape, const std::vector<double>& want,
+                  double margin = 1e-5) {
+  REQUIRE(r.ok());
+  CHECK(r->outputs[0].shape() == shape);
+  const auto got = doubles_of(r->outputs[0]);
+  REQUIRE(got.size() == want.size());
+  for (size_t i = 0; i < want.size(); ++i) {
+    INFO("element " << i);
+    CHECK(got[i] == Approx(want[i]).margin(margin));
+  }
+}
+
+TEST_CASE("DFT: impulse, cosine, padding and truncation", "[signal][dft]") {
+  // The DFT of a unit impulse is 1 at every bin.
+  check_values(dft(f32({1, 4, 1}, {1, 0, 0, 0}), std::nullopt, 1), {1, 4, 2}, {1, 0, 1, 0, 1, 0, 1, 0});
+  for (DType t : {DType::kF16, DType::kBF16, DType::kF64}) {
+    INFO(dtype_name(t));
+    auto r = dft(make_tensor(t, {1, 4, 1}, {1, 0, 0, 0}), std::nullopt, 1);
+    REQUIRE(r.ok());
+    CHECK(r->outputs[0].dtype() == t);
+    check_values(r, {1, 4, 2}, {1, 0, 1, 0, 1, 0, 1, 0});
+  }
+  // cos(2 pi 2 t / 8): n/2 = 4 at bins 2 and 6, 0 elsewhere; onesided keeps bins 0..4.
+  std::vector<float> cosine(8);
+  for (int t = 0; t < 8; ++t) cosine[t] = static_cast<float>(std::cos(2 * M_PI * 2 * t / 8));
+  check_values(dft(f32({1, 8, 1}, cosine), std::nullopt, 1), {1, 8, 2},
+               {0, 0, 0, 0, 4, 0, 0, 0, 0, 0, 0, 0, 4, 0, 0, 0});
+  check_values(dft(f32({1, 8, 1}, cosine), std::nullopt, 1, 0, 1), {1, 5, 2}, {0, 0, 0, 0, 4, 0, 0, 0, 0, 0});
+  // [1, 1] zero-padded to 4: 1 + e^{-j pi k / 2} = 2, 1 - j, 0, 1 + j.
+  check_values(dft(f32({1, 2, 1}, {1, 1}), 4, 1), {1, 4, 2}, {2, 0, 1, -1, 0, 0, 1, 1});
+  // [1, 2, 3, 4] cut to 2: [1 + 2, 1 - 2].
+  check_values(dft(f32({1, 4, 1}, {1, 2, 3, 4}), 2, 1), {1, 2, 2}, {3, 0, -1, 0});
+}
+
+TEST_CASE("DFT: axes, opset 20's axis input and its default", "[signal][dft]") {
+  // [[1, 2, 3], [4, 5, 6]] along axis 0: sums [5, 7, 9] and differences [-3, -3, -3].
+  const HostTensor x = f32({2, 3, 1}, {1, 2, 3, 4, 5, 6});
+  const std::vector<double> along0 = {5, 0, 7, 0, 9, 0, -3, 0, -3, 0, -3, 0};
+  check_values(dft(x, std::nullopt, 0), {2, 3, 2}, along0);
+  check_values(dft(x, std::nullopt, 0, 0, 0, 20), {2, 3, 2}, along0);
+  check_values(dft(x, std::nullopt, -3, 0, 0, 20), {2, 3, 2}, along0);
+  // Along axis 1 (= -2, opset 20's default): [1, 2, 3] → 6, -1.5 ± 0.866j.
+  const double h = std::sqrt(3.0) / 2;
+  const std::vector<double> along1 = {6, 0, -1.5, h, -1.5, -h, 15, 0, -1.5, h, -1.5, -h};
+  check_values(dft(x, std::nullopt, 1), {2, 3, 2}, along1);
+  OpCall c;
+  c.op_type = "DFT";
+  c.opset = 20;
+  c.inputs = {x};
+  check_values(run_op(c), {2, 3, 2}, along1);
+  // The complex dim is not an axis; nor is anything past it.
+  CHECK(!dft(x, std::nullopt, 2).ok());
+  CHECK(!dft(x, std::nullopt, -1, 0, 0, 20).ok());
+  CHECK(!dft(x, std::nullopt, -4, 0, 0, 20).ok());
+  CHECK(!dft(f32({1, 3, 3}, {0, 0, 0, 0, 0, 0, 0, 0, 0}), std::nullopt, 1).ok());
+  CHECK(!dft(x, 0, 1).ok());
+  CHECK(!dft(make_tensor(DType::kI32, {2, 3, 1}, {1, 2, 3, 4, 5, 6}), std::nullopt, 1).ok());
+}
+
+TEST_CASE("DFT: inverse round trip and IRFFT", "[signal][dft]") {
+  const std::vector<double> v = {0.5, -1, 2, 0.25, -3, 1.5, 4, -0.75, 1, 1, -2, 0.5, 0, 3};
+  const HostTensor x = make_tensor(DType::kF64, {1, 7, 2}, v);
+  auto fwd = dft(x, std::nullopt, 1);
+  REQUIRE(fwd.ok());
+  check_values(dft(fwd->outputs[0], std::nullopt, 1, 1), {1, 7, 2}, v, 1e-12);
+  // numpy.fft.irfft([10, -2 + 2j, -2]) = [1, 2, 3, 4]; the imaginary parts of the DC
+  // and Nyquist bins do not count.
+  const HostTensor half = f32({1, 3, 2}, {10, 3, -2, 2, -2, 5});
+  check_values(dft(half, std::nullopt, 1, 1, 1), {1, 4, 1}, {1, 2, 3, 4});
+  check_values(dft(half, std::nullopt, 1, 1, 1, 20), {1, 4, 1}, {1, 2, 3, 4});
+  // numpy.fft.irfft([10, -2 + 2j, -2, 7], n=5): bins past n/2 are dropped.
+  check_values(dft(f32({1, 4, 2}, {10, 0, -2, 2, -2, 0, 7, 0}), 5, 1, 1, 1), {1, 5, 1},
+               {0.4, 1.63915479, 1.9297718, 2.8702282, 3.16084521});
+  CHECK(!dft(f32({1, 3, 1}, {1, 2, 3}), std::nullopt, 1, 1, 1).ok());  // IRFFT needs complex input
+}
+
+TEST_CASE("DFT: a long transform stays accurate", "[signal][dft]") {
+  // cos(2 pi 1000 t / 4096) in f32: n/2 = 2048 at bins 1000 and 3096. The table index
+  // (k t) mod n is exact, so the error is the f32 sum's, not a drifting angle's.
+  constexpr int n = 4096;
+  std::vector<float> x(n);
+  for (int t = 0; t < n; ++t) x[t] = static_cast<float>(std::cos(2 * M_PI * ((1000LL * t) % n) / n));
+  auto r = dft(f32({1, n, 1}, x), std::nullopt, 1);
+  REQUIRE(r.ok());
+  const auto got = doubles_of(r->outputs[0]);
+  double worst = 0;
+  for (int k = 0; k < n; ++k) {
+    const double want = (k == 1000 || k == n - 1000) ? n / 2.0 : 0.0;
+    worst = std::max({worst, std::fabs(got[2 * k] - want), std::fabs(got[2 * k + 1])});
+  }
+  CHECK(worst < 2e-2);
+}
+
+Result<OpResult> stft(HostTensor signal, int64_t step, std::optional<HostTensor> window,
+                      std::optional<int64_t> frame_length, int64_t onesided = 1) {
+  OpCall c;
+  c.op_type = "STFT";
+  c.opset = 17;
+  c.inputs = {std::move(signal), i64({}, {step}), std::move(window)};
+  c.inputs.push_back(frame_length ? std::optional<HostTensor>(i64({}, {*frame_length})) : std::nullopt);
+  c.attrs.set("onesided", int_attr(onesided));
+  return run_op(c);
+}
+
+TEST_CASE("STFT: frames, window, onesided, checks", "[signal][stft]") {
+  const HostTensor x = f32({1, 6, 1}, {1, 2, 3, 4, 5, 6});
+  // Frames [1, 2, 3, 4] and [3, 4, 5, 6]: bins 10 | 18, -2 + 2j, -2.
+  check_values(stft(x, 2, std::nullopt, 4), {1, 2, 3, 2}, {10, 0, -2, 2, -2, 0, 18, 0, -2, 2, -2, 0});
+  check_values(stft(x, 2, std::nullopt, 4, 0), {1, 2, 4, 2},
+               {10, 0, -2, 2, -2, 0, -2, -2, 18, 0, -2, 2, -2, 0, -2, -2});
+  // Window [0, 1, 1, 0] (frame_length from it): [0, 2, 3, 0] → 5, -3 - 2j, 1 and
+  // [0, 4, 5, 0] → 9, -5 - 4j, 1.
+  check_values(stft(x, 2, f32({4}, {0, 1, 1, 0}), std::nullopt), {1, 2, 3, 2},
+               {5, 0, -3, -2, 1, 0, 9, 0, -5, -4, 1, 0});
+  // A window [1, 1] shorter than frame_length 4 zero-pads each frame: [1, 2, 0, 0] →
+  // 3, 1 - 2j, -1 and [3, 4, 0, 0] → 7, 3 - 4j, -1.
+  check_values(stft(x, 2, f32({2}, {1, 1}), 4), {1, 2, 3, 2}, {3, 0, 1, -2, -1, 0, 7, 0, 3, -4, -1, 0});
+  // Complex signal, one frame of the whole signal: the DFT of (1 + j) at t = 0 only.
+  check_values(stft(f32({1, 2, 2}, {1, 1, 0, 0}), 1, std::nullopt, std::nullopt, 0), {1, 1, 2, 2},
+               {1, 1, 1, 1});
+  CHECK(!stft(x, 0, std::nullopt, 4).ok());
+  CHECK(!stft(x, 2, std::nullopt, 7).ok());
+  CHECK(!stft(x, 2, f32({2, 2}, {1, 1, 1, 1}), std::nullopt).ok());
+}
+
+TEST_CASE("DFT and STFT pass the ONNX node tests", "[signal][onnx]") { run_node_cases({"test_dft", "test_stft"}); }
 
 }  // namespace
 }  // namespace gk::test

@@ -12,7 +12,7 @@ OpCall sm_call(const std::string& op, int opset, HostTensor x, std::optional<int
   c.op_type = op;
   c.opset = opset;
   c.inputs.emplace_back(std::move(x));
-  if (axis) c.attrs.set("axis", attr_int(*axis));
+  if (axis) c.attrs.set("axis", int_attr(*axis));
   return c;
 }
 

@@ -157,7 +157,7 @@ TEST_CASE("StringConcat broadcasts and keeps UTF-8 bytes", "[ops][strings]") {
 TEST_CASE("StringSplit: whitespace runs, maxsplit and delimiters as Python's str.split", "[ops][strings]") {
   SECTION("whitespace with maxsplit = 1 keeps the rest's trailing spaces") {
     OpCall c = call("StringSplit", 20, {strs({3}, {"  a b  c ", "x", "   "})}, 2);
-    c.attrs.set("maxsplit", attr_int(1));
+    c.attrs.set("maxsplit", int_attr(1));
     auto r = run_op(c);
     REQUIRE(r.ok());
     CHECK(r->outputs[0].shape() == Shape{3, 2});
@@ -166,7 +166,7 @@ TEST_CASE("StringSplit: whitespace runs, maxsplit and delimiters as Python's str
   }
   SECTION("maxsplit = 0 only strips leading whitespace") {
     OpCall c = call("StringSplit", 20, {strs({1}, {"  a b "})}, 2);
-    c.attrs.set("maxsplit", attr_int(0));
+    c.attrs.set("maxsplit", int_attr(0));
     auto r = run_op(c);
     REQUIRE(r.ok());
     CHECK(strings_of(r->outputs[0]) == std::vector<std::string>{"a b "});
@@ -188,7 +188,7 @@ TEST_CASE("StringSplit: whitespace runs, maxsplit and delimiters as Python's str
     CHECK(r->outputs[0].shape() == Shape{3, 4});
     CHECK(strings_of(r->outputs[0]) == std::vector<std::string>{"a", "b", "", "c", "", "", "", "", "", "", "", ""});
     CHECK(values_of<int64_t>(r->outputs[1]) == std::vector<int64_t>{4, 1, 2});
-    c.attrs.set("maxsplit", attr_int(1));
+    c.attrs.set("maxsplit", int_attr(1));
     r = run_op(c);
     REQUIRE(r.ok());
     CHECK(strings_of(r->outputs[0]) == std::vector<std::string>{"a", "b::::c", "", "", "", ""});
@@ -235,7 +235,7 @@ TEST_CASE("StringNormalizer: stopwords, case, shapes", "[ops][strings]") {
   SECTION("case-sensitive keeps other cases; LOWER") {
     OpCall c = call("StringNormalizer", 10, {strs({3}, {"MonDay", "monday", "X"})});
     c.attrs.set("stopwords", attr_strings({"monday"}));
-    c.attrs.set("is_case_sensitive", attr_int(1));
+    c.attrs.set("is_case_sensitive", int_attr(1));
     c.attrs.set("case_change_action", attr_string("LOWER"));
     auto r = run_op(c);
     REQUIRE(r.ok());
@@ -309,14 +309,14 @@ TEST_CASE("LabelEncoder: float NaN keys, last duplicate wins, version 1 both way
     OpCall c = call("LabelEncoder", 2, {strs({1}, {"a"})});
     c.domain = "ai.onnx.ml";
     c.attrs.set("keys_strings", attr_strings({"a"}));
-    c.attrs.set("keys_int64s", attr_ints({1}));
-    c.attrs.set("values_int64s", attr_ints({1}));
+    c.attrs.set("keys_int64s", ints_attr({1}));
+    c.attrs.set("values_int64s", ints_attr({1}));
     CHECK(run_op(c).status().code() == StatusCode::kInvalidModel);
     c.attrs = {};
     c.attrs.set("keys_strings", attr_strings({"a", "b"}));
-    c.attrs.set("values_int64s", attr_ints({1}));
+    c.attrs.set("values_int64s", ints_attr({1}));
     CHECK(run_op(c).status().code() == StatusCode::kInvalidModel);
-    c.attrs.set("values_int64s", attr_ints({1, 2}));
+    c.attrs.set("values_int64s", ints_attr({1, 2}));
     c.inputs = {i64({1}, {1})};
     CHECK(run_op(c).status().code() == StatusCode::kInvalidModel);
   }

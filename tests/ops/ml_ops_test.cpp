@@ -1,0 +1,330 @@
+// TfIdfVectorizer and the ai.onnx.ml Binarizer, ArrayFeatureExtractor,
+// TreeEnsemble and TreeEnsembleRegressor: the ONNX node tests, and hand-computed
+// cases (skip-gram counts worked out on paper, a two-level forest walked by hand,
+// post transforms from numpy's softmax/logistic and the normal quantile).
+#include "tests/ops/onnx_node_cases.h"
+#include "tests/ops/op_builders.h"
+
+#include <cmath>
+#include <limits>
+
+namespace gk::test {
+namespace {
+
+constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
+
+Attribute str_attr(std::string s) {
+  Attribute a;
+  a.kind = Attribute::Kind::kString;
+  a.s = std::move(s);
+  return a;
+}
+Attribute strs_attr(std::vector<std::string> v) {
+  Attribute a;
+  a.kind = Attribute::Kind::kStrings;
+  a.strings = std::move(v);
+  return a;
+}
+Attribute floats_attr(std::vector<float> v) {
+  Attribute a;
+  a.kind = Attribute::Kind::kFloats;
+  a.floats = std::move(v);
+  return a;
+}
+Attribute tensor_attr(HostTensor t) {
+  Attribute a;
+  a.kind = Attribute::Kind::kTensor;
+  a.tensor = std::make_shared<const HostTensor>(std::move(t));
+  return a;
+}
+
+OpCall ml_call(std::string op, int opset, std::vector<std::optional<HostTensor>> inputs) {
+  OpCall c = call(std::move(op), opset, std::move(inputs));
+  c.domain = "ai.onnx.ml";
+  return c;
+}
+
+void check_close(const HostTensor& got, Shape shape, const std::vector<double>& want, double tol = 1e-6) {
+  REQUIRE(got.shape() == shape);
+  const std::vector<double> g = got.to_f64_vector();
+  REQUIRE(g.size() == want.size());
+  for (size_t i = 0; i < want.size(); ++i) {
+    INFO("element " << i);
+    CHECK(std::fabs(g[i] - want[i]) <= tol * (1 + std::fabs(want[i])));
+  }
+}
+
+TEST_CASE("ml ops: ONNX node tests", "[ops][ml]") {
+  run_node_cases({"test_tfidfvectorizer_", "test_ai_onnx_ml_binarizer", "test_ai_onnx_ml_array_feature_extractor",
+                  "test_ai_onnx_ml_tree_ensemble"});
+}
+
+// ---- TfIdfVectorizer ------------------------------------------------------------------
+
+// Pool: the 1-gram [1] (coordinate 0) and the 2-gram [1, 2] (coordinate 1).
+OpCall tfidf(HostTensor x, std::string mode, int64_t max_skip) {
+  OpCall c = call("TfIdfVectorizer", 9, {std::move(x)});
+  c.attrs.set("mode", str_attr(std::move(mode)));
+  c.attrs.set("min_gram_length", int_attr(1));
+  c.attrs.set("max_gram_length", int_attr(2));
+  c.attrs.set("max_skip_count", int_attr(max_skip));
+  c.attrs.set("ngram_counts", ints_attr({0, 1}));
+  c.attrs.set("ngram_indexes", ints_attr({0, 1}));
+  c.attrs.set("pool_int64s", ints_attr({1, 1, 2}));
+  return c;
+}
+
+TEST_CASE("TfIdfVectorizer: skip-grams counted by hand", "[ops][ml]") {
+  // x = 1 2 1 2 1. The 1-gram 1 occurs 3 times (counted once, not per skip).
+  // [1, 2] at distance 1: positions (0,1), (2,3) = 2; distance 2: (0,2) (1,3)
+  // (2,4) pair equal tokens = 0; distance 3: (0,3) = [1, 2] yes, (1,4) no = 1.
+  const HostTensor x = i64({5}, {1, 2, 1, 2, 1});
+  auto skip0 = run_op(tfidf(x, "TF", 0));
+  REQUIRE(skip0.ok());
+  check_close(skip0->outputs[0], {2}, {3, 2});
+  auto skip1 = run_op(tfidf(x, "TF", 1));
+  REQUIRE(skip1.ok());
+  check_close(skip1->outputs[0], {2}, {3, 2});
+  auto skip2 = run_op(tfidf(x, "TF", 2));
+  REQUIRE(skip2.ok());
+  check_close(skip2->outputs[0], {2}, {3, 3});
+
+  // Weights scale output coordinates: TFIDF multiplies counts, IDF replaces a
+  // non-zero count by the weight.
+  OpCall weighted = tfidf(x, "TFIDF", 2);
+  weighted.attrs.set("weights", floats_attr({0.5f, 2.0f}));
+  auto tfidf_r = run_op(weighted);
+  REQUIRE(tfidf_r.ok());
+  check_close(tfidf_r->outputs[0], {2}, {1.5, 6});
+  weighted.attrs.set("mode", str_attr("IDF"));
+  auto idf_r = run_op(weighted);
+  REQUIRE(idf_r.ok());
+  check_close(idf_r->outputs[0], {2}, {0.5, 2});
+
+  // Rows of a 2-D int32 input never share an n-gram: [1 1 | 2 1] has no [1, 2].
+  auto rows = run_op(tfidf(make_tensor(DType::kI32, {2, 2}, {1, 1, 2, 1}), "TF", 0));
+  REQUIRE(rows.ok());
+  check_close(rows->outputs[0], {2, 2}, {2, 0, 1, 0});
+}
+
+TEST_CASE("TfIdfVectorizer: string pool, batched, permuted coordinates", "[ops][ml]") {
+  OpCall c = call("TfIdfVectorizer", 9, {HostTensor::strings({2, 3}, {"a", "b", "a", "b", "b", "c"})});
+  c.attrs.set("mode", str_attr("TF"));
+  c.attrs.set("min_gram_length", int_attr(1));
+  c.attrs.set("max_gram_length", int_attr(2));
+  c.attrs.set("max_skip_count", int_attr(0));
+  c.attrs.set("ngram_counts", ints_attr({0, 2}));
+  c.attrs.set("ngram_indexes", ints_attr({2, 0, 1}));  // a -> 2, b -> 0, [a, b] -> 1
+  c.attrs.set("pool_strings", strs_attr({"a", "b", "a", "b"}));
+  auto r = run_op(c);
+  REQUIRE(r.ok());
+  // Row 0 "a b a": a 2, b 1, [a, b] 1. Row 1 "b b c": b 2.
+  check_close(r->outputs[0], {2, 3}, {1, 1, 2, 2, 0, 0});
+}
+
+TEST_CASE("TfIdfVectorizer: malformed pools are refused", "[ops][ml]") {
+  OpCall c = tfidf(i64({2}, {1, 2}), "TF", 0);
+  c.attrs.set("ngram_counts", ints_attr({0, 2}));  // 1 item for 2-grams
+  auto r = run_op(c);
+  REQUIRE(!r.ok());
+  CHECK(r.status().code() == StatusCode::kInvalidModel);
+  OpCall bad_mode = tfidf(i64({2}, {1, 2}), "BM25", 0);
+  CHECK(run_op(bad_mode).status().code() == StatusCode::kInvalidModel);
+}
+
+// ---- Binarizer, ArrayFeatureExtractor -------------------------------------------------
+
+TEST_CASE("Binarizer: strictly above the threshold", "[ops][ml]") {
+  OpCall c = ml_call("Binarizer", 1, {make_tensor(DType::kF64, {5}, {-1, 0.5, 0.75, 2, kNaN})});
+  c.attrs.set("threshold", float_attr(0.5f));
+  auto r = run_op(c);
+  REQUIRE(r.ok());
+  CHECK(r->outputs[0].dtype() == DType::kF64);
+  check_close(r->outputs[0], {5}, {0, 0, 1, 1, 0});
+  OpCall ints = ml_call("Binarizer", 1, {make_tensor(DType::kI32, {3}, {0, 1, 2})});
+  ints.attrs.set("threshold", float_attr(1.0f));
+  auto ri = run_op(ints);
+  REQUIRE(ri.ok());
+  CHECK(values_of<int32_t>(ri->outputs[0]) == std::vector<int32_t>{0, 0, 1});
+}
+
+TEST_CASE("ArrayFeatureExtractor: last-axis gather and range checks", "[ops][ml]") {
+  // x [2, 2, 3] int32, indices [2, 0] -> z [2, 2, 2].
+  auto r = run_op(ml_call("ArrayFeatureExtractor", 1,
+                          {make_tensor(DType::kI32, {2, 2, 3}, {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11}),
+                           i64({2}, {2, 0})}));
+  REQUIRE(r.ok());
+  CHECK(r->outputs[0].shape() == Shape{2, 2, 2});
+  CHECK(values_of<int32_t>(r->outputs[0]) == std::vector<int32_t>{2, 0, 5, 3, 8, 6, 11, 9});
+  // A 1-D x gives [1, count].
+  auto flat = run_op(ml_call("ArrayFeatureExtractor", 1, {f32({4}, {10, 11, 12, 13}), i64({3}, {3, 3, 1})}));
+  REQUIRE(flat.ok());
+  check_close(flat->outputs[0], {1, 3}, {13, 13, 11});
+  // Strings run on the host.
+  auto s = run_op(ml_call("ArrayFeatureExtractor", 1, {HostTensor::strings({2, 2}, {"a", "b", "c", "d"}), i64({1}, {1})}));
+  REQUIRE(s.ok());
+  CHECK(s->outputs[0].string_values() == std::vector<std::string>{"b", "d"});
+  // Out-of-range indices: OutOfRange, never a read outside x.
+  for (int64_t bad : {3, -1}) {
+    auto e = run_op(ml_call("ArrayFeatureExtractor", 1, {f32({2, 3}, {0, 1, 2, 3, 4, 5}), i64({2}, {0, bad})}));
+    REQUIRE(!e.ok());
+    CHECK(e.status().code() == StatusCode::kOutOfRange);
+  }
+  auto es = run_op(ml_call("ArrayFeatureExtractor", 1, {HostTensor::strings({2}, {"a", "b"}), i64({1}, {2})}));
+  REQUIRE(!es.ok());
+  CHECK(es.status().code() == StatusCode::kOutOfRange);
+}
+
+// ---- TreeEnsemble -----------------------------------------------------------------------
+
+// Tree 0 (two levels):   node0: x0 <= 0.5 (NaN goes true) ? node1 : node2
+//                        node1: x1 < 2  ? leaf0 (t0 += 1) : leaf1 (t1 += 2)
+//                        node2: x1 >= 3 ? leaf2 (t0 += 3) : leaf3 (t1 += 4)
+// Tree 1 (one leaf):     node3: both branches leaf4 (t0 += 10)
+// Rows and their leaves: [0, 1] -> leaf0, [1, 5] -> leaf2, [1, 2] -> leaf3,
+// [NaN, 2.5] -> leaf1; tree 1 adds 10 to target 0 everywhere.
+OpCall forest(int64_t aggregate, int64_t post, DType t = DType::kF32) {
+  OpCall c = ml_call("TreeEnsemble", 5, {make_tensor(t, {4, 2}, {0, 1, 1, 5, 1, 2, kNaN, 2.5})});
+  c.attrs.set("n_targets", int_attr(2));
+  c.attrs.set("aggregate_function", int_attr(aggregate));
+  c.attrs.set("post_transform", int_attr(post));
+  c.attrs.set("tree_roots", ints_attr({0, 3}));
+  c.attrs.set("nodes_modes", tensor_attr(make_tensor(DType::kU8, {4}, {0, 1, 2, 0})));
+  c.attrs.set("nodes_featureids", ints_attr({0, 1, 1, 0}));
+  c.attrs.set("nodes_splits", tensor_attr(make_tensor(DType::kF64, {4}, {0.5, 2, 3, 0})));
+  c.attrs.set("nodes_truenodeids", ints_attr({1, 0, 2, 4}));
+  c.attrs.set("nodes_trueleafs", ints_attr({0, 1, 1, 1}));
+  c.attrs.set("nodes_falsenodeids", ints_attr({2, 1, 3, 4}));
+  c.attrs.set("nodes_falseleafs", ints_attr({0, 1, 1, 1}));
+  c.attrs.set("nodes_missing_value_tracks_true", ints_attr({1, 0, 0, 0}));
+  c.attrs.set("leaf_targetids", ints_attr({0, 1, 0, 1, 0}));
+  c.attrs.set("leaf_weights", tensor_attr(make_tensor(DType::kF32, {5}, {1, 2, 3, 4, 10})));
+  return c;
+}
+
+TEST_CASE("TreeEnsemble: a two-level forest walked by hand", "[ops][ml]") {
+  const Shape y{4, 2};
+  struct Case {
+    int64_t aggregate;
+    std::vector<double> want;
+  };
+  for (const Case& k : {Case{1, {11, 0, 13, 0, 10, 4, 10, 2}}, Case{0, {5.5, 0, 6.5, 0, 5, 2, 5, 1}},
+                        Case{2, {1, 0, 3, 0, 10, 4, 10, 2}}, Case{3, {10, 0, 10, 0, 10, 4, 10, 2}}}) {
+    INFO("aggregate_function " << k.aggregate);
+    for (DType t : {DType::kF32, DType::kF64, DType::kF16}) {
+      auto r = run_op(forest(k.aggregate, 0, t));
+      REQUIRE(r.ok());
+      CHECK(r->outputs[0].dtype() == t);
+      check_close(r->outputs[0], y, k.want);
+    }
+  }
+}
+
+TEST_CASE("TreeEnsemble: post transforms", "[ops][ml]") {
+  // Scores (SUM) [11, 0], [13, 0], [10, 4], [10, 2]; expected values from numpy.
+  auto softmax = run_op(forest(1, 1));
+  REQUIRE(softmax.ok());
+  check_close(softmax->outputs[0], {4, 2},
+              {0.999983298578152, 1.670142184809518e-05, 0.999997739675702, 2.2603242979035742e-06,
+               0.9975273768433653, 0.0024726231566347748, 0.9996646498695336, 0.0003353501304664781},
+              1e-5);
+  auto logistic = run_op(forest(1, 2));
+  REQUIRE(logistic.ok());
+  check_close(logistic->outputs[0], {4, 2},
+              {0.999983298578152, 0.5, 0.999997739675702, 0.5, 0.9999546021312976, 0.9820137900379085,
+               0.9999546021312976, 0.8807970779778825},
+              1e-6);
+  // SOFTMAX_ZERO keeps a zero score at zero.
+  auto softmax_zero = run_op(forest(1, 3));
+  REQUIRE(softmax_zero.ok());
+  check_close(softmax_zero->outputs[0], {4, 2},
+              {1, 0, 1, 0, 0.9975273768433653, 0.0024726231566347748, 0.9996646498695336, 0.0003353501304664781},
+              1e-5);
+  // PROBIT of probabilities: the standard normal quantiles (ONNX Runtime's
+  // approximation is within 2e-3 of them).
+  OpCall probit = ml_call("TreeEnsemble", 5, {f32({1, 1}, {0})});
+  probit.attrs.set("n_targets", int_attr(3));
+  probit.attrs.set("post_transform", int_attr(4));
+  // Three one-node trees, each sending every row to its own leaf.
+  probit.attrs.set("leaf_targetids", ints_attr({0, 1, 2}));
+  probit.attrs.set("leaf_weights", tensor_attr(f32({3}, {0.1f, 0.5f, 0.975f})));
+  probit.attrs.set("tree_roots", ints_attr({0, 1, 2}));
+  probit.attrs.set("nodes_modes", tensor_attr(make_tensor(DType::kU8, {3}, {0, 0, 0})));
+  probit.attrs.set("nodes_featureids", ints_attr({0, 0, 0}));
+  probit.attrs.set("nodes_splits", tensor_attr(f32({3}, {1, 1, 1})));
+  probit.attrs.set("nodes_truenodeids", ints_attr({0, 1, 2}));
+  probit.attrs.set("nodes_trueleafs", ints_attr({1, 1, 1}));
+  probit.attrs.set("nodes_falsenodeids", ints_attr({0, 1, 2}));
+  probit.attrs.set("nodes_falseleafs", ints_attr({1, 1, 1}));
+  auto pr = run_op(probit);
+  REQUIRE(pr.ok());
+  check_close(pr->outputs[0], {1, 3}, {-1.2815516, 0, 1.9599640}, 2e-3);
+}
+
+TEST_CASE("TreeEnsemble: set membership and bad forests", "[ops][ml]") {
+  // node0: x0 in {1, 2} ? leaf0 : node1; node1: x0 in {5} ? leaf1 : leaf2.
+  OpCall c = ml_call("TreeEnsemble", 5, {f32({4, 1}, {2, 5, 3, NAN})});
+  c.attrs.set("n_targets", int_attr(1));
+  c.attrs.set("tree_roots", ints_attr({0}));
+  c.attrs.set("nodes_modes", tensor_attr(make_tensor(DType::kU8, {2}, {6, 6})));
+  c.attrs.set("nodes_featureids", ints_attr({0, 0}));
+  c.attrs.set("nodes_splits", tensor_attr(f32({2}, {NAN, NAN})));
+  c.attrs.set("membership_values", tensor_attr(f32({4}, {1, 2, NAN, 5})));
+  c.attrs.set("nodes_truenodeids", ints_attr({0, 1}));
+  c.attrs.set("nodes_trueleafs", ints_attr({1, 1}));
+  c.attrs.set("nodes_falsenodeids", ints_attr({1, 2}));
+  c.attrs.set("nodes_falseleafs", ints_attr({0, 1}));
+  c.attrs.set("leaf_targetids", ints_attr({0, 0, 0}));
+  c.attrs.set("leaf_weights", tensor_attr(f32({3}, {1, 2, 3})));
+  auto r = run_op(c);
+  REQUIRE(r.ok());
+  check_close(r->outputs[0], {4, 1}, {1, 2, 3, 3});
+
+  // A loop (node1's false branch back to node0) is refused at load.
+  OpCall loop = c;
+  loop.attrs.set("nodes_falseleafs", ints_attr({0, 0}));
+  loop.attrs.set("nodes_falsenodeids", ints_attr({1, 0}));
+  CHECK(run_op(loop).status().code() == StatusCode::kInvalidModel);
+  // A leaf voting outside n_targets.
+  OpCall target = c;
+  target.attrs.set("leaf_targetids", ints_attr({0, 1, 0}));
+  CHECK(run_op(target).status().code() == StatusCode::kInvalidModel);
+  // A node reading a feature X lacks.
+  OpCall feature = c;
+  feature.attrs.set("nodes_featureids", ints_attr({0, 1}));
+  CHECK(run_op(feature).status().code() == StatusCode::kInvalidArgument);
+}
+
+TEST_CASE("TreeEnsembleRegressor: the same forest in the legacy encoding", "[ops][ml]") {
+  // Tree 0 nodes 0..6 (0-2 branches, 3-6 leaves), tree 1 node 0 a leaf.
+  for (int opset : {1, 3}) {
+    INFO("opset " << opset);
+    OpCall c = ml_call("TreeEnsembleRegressor", opset, {make_tensor(DType::kF64, {4, 2}, {0, 1, 1, 5, 1, 2, kNaN, 2.5})});
+    c.attrs.set("n_targets", int_attr(2));
+    c.attrs.set("nodes_treeids", ints_attr({0, 0, 0, 0, 0, 0, 0, 1}));
+    c.attrs.set("nodes_nodeids", ints_attr({0, 1, 2, 3, 4, 5, 6, 0}));
+    c.attrs.set("nodes_featureids", ints_attr({0, 1, 1, 0, 0, 0, 0, 0}));
+    c.attrs.set("nodes_modes", strs_attr({"BRANCH_LEQ", "BRANCH_LT", "BRANCH_GTE", "LEAF", "LEAF", "LEAF", "LEAF",
+                                          "LEAF"}));
+    c.attrs.set("nodes_values", floats_attr({0.5f, 2, 3, 0, 0, 0, 0, 0}));
+    c.attrs.set("nodes_truenodeids", ints_attr({1, 3, 5, 0, 0, 0, 0, 0}));
+    c.attrs.set("nodes_falsenodeids", ints_attr({2, 4, 6, 0, 0, 0, 0, 0}));
+    c.attrs.set("nodes_missing_value_tracks_true", ints_attr({1, 0, 0, 0, 0, 0, 0, 0}));
+    c.attrs.set("target_treeids", ints_attr({0, 0, 0, 0, 1}));
+    c.attrs.set("target_nodeids", ints_attr({3, 4, 5, 6, 0}));
+    c.attrs.set("target_ids", ints_attr({0, 1, 0, 1, 0}));
+    c.attrs.set("target_weights", floats_attr({1, 2, 3, 4, 10}));
+    c.attrs.set("base_values", floats_attr({100, 200}));
+    auto r = run_op(c);
+    REQUIRE(r.ok());
+    CHECK(r->outputs[0].dtype() == DType::kF32);
+    check_close(r->outputs[0], {4, 2}, {111, 200, 113, 200, 110, 204, 110, 202});
+    c.attrs.set("aggregate_function", str_attr("AVERAGE"));
+    auto avg = run_op(c);
+    REQUIRE(avg.ok());
+    check_close(avg->outputs[0], {4, 2}, {105.5, 200, 106.5, 200, 105, 202, 105, 201});
+  }
+}
+
+}  // namespace
+}  // namespace gk::test
