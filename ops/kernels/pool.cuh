@@ -35,6 +35,9 @@ struct gk_pool_args {
     }                                                                 \
   }
 
+// gk_maxpool and gk_avgpool have CPU twins in ops/cpu/pool.cpp that walk output
+// rows (one decode per row instead of per element), with the same fold order.
+#ifdef __CUDACC_RTC__
 // Indices (when I is not null) are flat positions in X, batch and channel included;
 // a window with no tap inside the input yields the lowest value and index -1.
 template <typename T>
@@ -88,6 +91,7 @@ GK_KERNEL void gk_avgpool(const T* X, T* Y, gk_pool_args a, int64_t n) {
     Y[i] = (T)(count > 0 ? sum / (Acc)count : (Acc)0);
   }
 }
+#endif
 
 template <typename T>
 GK_KERNEL void gk_lppool(const T* X, T* Y, gk_pool_args a, float pnorm, int64_t n) {
