@@ -87,7 +87,7 @@ const OpImpl kLoop{&parse_loop, &infer_by_executor, &run_by_executor};
 const OpImpl kScan8{&parse_scan8, &infer_by_executor, &run_by_executor};
 const OpImpl kScan9{&parse_scan9, &infer_by_executor, &run_by_executor};
 
-constexpr OpTraits kControlFlow{.control_flow = true};
+constexpr OpTraits kControlFlow{.runs_in_executor = true};
 
 // Later versions widen the types (sequences, optionals, new element types); the
 // semantics for tensors are those of If-1, Loop-1 and Scan-9.

@@ -64,6 +64,7 @@ std::span<const OpSchema> rnn_ops();
 KernelFamily rnn_kernels();
 std::span<const OpSchema> bitcast_ops();
 std::span<const OpSchema> control_flow_ops();
+std::span<const OpSchema> sequence_ops();
 std::span<const OpSchema> signal_ops();
 std::span<const OpSchema> dft_ops();
 std::span<const OpSchema> det_ops();

@@ -142,7 +142,9 @@ struct OpTraits {
   uint32_t type_only_inputs = 0;  // bit i: only input i's type is read (CastLike's target)
   bool accepts_epilogue = false;
   bool elementwise = false;   // candidate for elementwise-chain fusion
-  bool control_flow = false;  // If/Loop/Scan: the executor runs the node's subgraphs
+  // If/Loop/Scan, SequenceMap and the sequence ops: the executor runs the node
+  // itself (subgraphs, or values that are lists of tensors).
+  bool runs_in_executor = false;
 };
 
 struct OpSchema {

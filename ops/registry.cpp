@@ -46,6 +46,7 @@ constexpr OpsFn kOpFamilies[] = {
     &families::rnn_ops,
     &families::bitcast_ops,
     &families::control_flow_ops,
+    &families::sequence_ops,
     &families::signal_ops,
     &families::dft_ops,
     &families::det_ops,

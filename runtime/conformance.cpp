@@ -106,17 +106,56 @@ CheckOutcome outcome_of(const Status& s) {
   }
 }
 
-// Expected outputs that are sequences/optionals are not tensors we can compare yet.
-Result<HostTensor> read_expected(const fs::path& p) {
+// A test-data value: a TensorProto, or a SequenceProto where the model declares a
+// sequence (optionals are not read yet).
+Result<NamedTensor> read_value(const fs::path& p, ValueKind kind) {
   GK_TRY(std::string bytes, slurp(p));
-  return parse_tensor_proto(bytes.data(), bytes.size(), p.parent_path().string());
+  NamedTensor v;
+  if (kind == ValueKind::kSequence) {
+    GK_TRY(std::vector<HostTensor> elements,
+           parse_sequence_proto(bytes.data(), bytes.size(), p.parent_path().string(), &v.name));
+    v.sequence = std::make_shared<const std::vector<HostTensor>>(std::move(elements));
+    return v;
+  }
+  GK_TRY(v.tensor, parse_tensor_proto(bytes.data(), bytes.size(), p.parent_path().string(), &v.name));
+  return v;
+}
+
+Result<HostTensor> read_expected(const fs::path& p) {
+  GK_TRY(NamedTensor v, read_value(p, ValueKind::kTensor));
+  return std::move(v.tensor);
+}
+
+// A sequence matches when it has as many elements and each matches.
+OutputCheck compare_values(const NamedTensor& actual, const NamedTensor& expected, double rtol, double atol) {
+  if (!expected.sequence && !actual.sequence) return compare_tensors(actual.tensor, expected.tensor, rtol, atol);
+  OutputCheck c;
+  if (!expected.sequence || !actual.sequence) {
+    c.problem = actual.sequence ? "a sequence where a tensor is expected" : "a tensor where a sequence is expected";
+    return c;
+  }
+  if (actual.sequence->size() != expected.sequence->size()) {
+    c.problem = fmt::format("sequence of {} elements, expected {}", actual.sequence->size(), expected.sequence->size());
+    return c;
+  }
+  c.pass = true;
+  for (size_t e = 0; e < expected.sequence->size(); ++e) {
+    OutputCheck ce = compare_tensors((*actual.sequence)[e], (*expected.sequence)[e], rtol, atol);
+    c.max_abs = std::max(c.max_abs, ce.max_abs);
+    c.max_rel = std::max(c.max_rel, ce.max_rel);
+    if (!ce.pass && c.pass) {
+      c.pass = false;
+      c.problem = fmt::format("element {}: {}", e, ce.problem);
+    }
+  }
+  return c;
 }
 
 void compare_outputs(const Session& session, const std::vector<NamedTensor>& actual,
-                     const std::vector<HostTensor>& expected, const std::string& set_name,
+                     const std::vector<NamedTensor>& expected, const std::string& set_name,
                      const CheckOptions& options, CheckReport& report) {
   for (size_t i = 0; i < expected.size() && i < actual.size(); ++i) {
-    OutputCheck c = compare_tensors(actual[i].tensor, expected[i], options.rtol, options.atol);
+    OutputCheck c = compare_values(actual[i], expected[i], options.rtol, options.atol);
     c.data_set = set_name;
     c.name = session.outputs()[i].name;
     if (!c.pass && report.outcome == CheckOutcome::kPass) {
@@ -147,7 +186,7 @@ CheckReport check_light_model(const fs::path& model_path, const CheckOptions& op
   auto expected = read_expected(expected_path);
   if (!expected.ok()) return fail(CheckOutcome::kInvalid, "FAIL " + expected.status().to_string());
   CheckReport report;
-  compare_outputs(**session, *outputs, {*expected}, stem, options, report);
+  compare_outputs(**session, *outputs, {NamedTensor{"", std::move(*expected)}}, stem, options, report);
   if (report.outcome == CheckOutcome::kPass) report.message = "PASS";
   return report;
 }
@@ -178,19 +217,17 @@ CheckReport check_test_case(const std::string& path, const CheckOptions& options
     for (size_t i = 0;; ++i) {
       fs::path p = set / fmt::format("input_{}.pb", i);
       if (!fs::exists(p, ec)) break;
-      auto bytes = slurp(p);
-      if (!bytes.ok()) return fail(CheckOutcome::kInvalid, "FAIL " + bytes.status().to_string());
-      std::string name;
-      auto t = parse_tensor_proto(bytes->data(), bytes->size(), set.string(), &name);
+      auto t = read_value(p, i < model_inputs.size() ? model_inputs[i].kind : ValueKind::kTensor);
       if (!t.ok()) return fail(CheckOutcome::kInvalid, "FAIL " + p.string() + ": " + t.status().message());
-      if (i < model_inputs.size()) name = model_inputs[i].name;
-      inputs.push_back({name, std::move(*t)});
+      if (i < model_inputs.size()) t->name = model_inputs[i].name;
+      inputs.push_back(std::move(*t));
     }
-    std::vector<HostTensor> expected;
+    const auto& model_outputs = (*session)->outputs();
+    std::vector<NamedTensor> expected;
     for (size_t i = 0;; ++i) {
       fs::path p = set / fmt::format("output_{}.pb", i);
       if (!fs::exists(p, ec)) break;
-      auto t = read_expected(p);
+      auto t = read_value(p, i < model_outputs.size() ? model_outputs[i].kind : ValueKind::kTensor);
       if (!t.ok()) return fail(CheckOutcome::kInvalid, "FAIL " + p.string() + ": " + t.status().message());
       expected.push_back(std::move(*t));
     }

@@ -3,6 +3,7 @@
 #include "ops/control_flow.h"
 #include "ops/op_eval.h"
 #include "runtime/kit/element_convert.h"
+#include "runtime/op_call.h"
 
 namespace gk {
 namespace {
@@ -56,24 +57,11 @@ Status check_count(const Node& node, const char* what, size_t got, size_t want) 
 
 // `perm` applied to `b` on the device, through the registered Transpose.
 Result<NamedBuf> transpose(Kit& kit, const NamedBuf& b, const std::vector<int64_t>& perm) {
-  const OpSchema* schema = find_op("", "Transpose", 21);
-  if (!schema) return internal_error("control flow: no Transpose in the registry");
-  NodeView view{"scan_axis", "Transpose", "", 21, {true}, 1, {true}, {}};
   AttrMap attrs;
-  Attribute p;
-  p.kind = Attribute::Kind::kInts;
-  p.ints = perm;
-  attrs.set("perm", p);
-  GK_TRY(ParsedAttrs parsed, schema->impl->parse(attrs, view));
-  Shape shape(perm.size());
-  for (size_t d = 0; d < perm.size(); ++d) shape[d] = b.shape[static_cast<size_t>(perm[d])];
-  GK_TRY(GkBuf out, kit.alloc(b.buf.dtype(), b.buf.count()));
-  GK_TRY(GkBuf flag, kit.alloc(DType::kI32, 1));
-  const TensorRef in[] = {{b.buf.dtype(), b.shape, b.buf.ptr(), nullptr}};
-  TensorRef outs[] = {{b.buf.dtype(), shape, out.ptr(), nullptr}};
-  KernelContext ctx(kit, view, parsed, in, outs, flag.ptr(), nullptr, nullptr);
-  if (out.count()) GK_RETURN_IF_ERROR(schema->impl->run(ctx));
-  return NamedBuf{b.name, std::move(out), std::move(shape), nullptr};
+  attrs.set("perm", ints_attribute(perm));
+  GK_TRY(std::vector<NamedBuf> out, call_op(kit, "Transpose", 21, attrs, {b}));
+  out[0].name = b.name;
+  return out[0];
 }
 
 // Moves axis `from` of `b` to position `to`.

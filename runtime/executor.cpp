@@ -6,6 +6,7 @@
 
 #include "ops/op_eval.h"
 #include "runtime/control_flow.h"
+#include "runtime/sequence_ops.h"
 
 #include <spdlog/spdlog.h>
 
@@ -34,6 +35,7 @@ struct FrameValue {
   TensorType type;
   const HostTensor* host = nullptr;
   std::shared_ptr<const HostTensor> owned_host;  // a string made during the run
+  std::shared_ptr<const std::vector<NamedBuf>> seq;  // a sequence value
 };
 
 }  // namespace
@@ -121,6 +123,11 @@ Result<std::vector<const NamedBuf*>> Executor::order_inputs(const std::vector<Na
     const Value& decl = g.values[inputs_[i]];
     if (!ordered[i]) return invalid_argument("missing input '{}'", decl.name);
     const NamedBuf& in = *ordered[i];
+    if ((decl.kind == ValueKind::kSequence) != (in.sequence != nullptr))
+      return invalid_argument("input '{}' is {}, the model declares {}", decl.name,
+                              in.sequence ? "a sequence" : "a tensor",
+                              decl.kind == ValueKind::kSequence ? "a sequence" : "a tensor");
+    if (in.sequence) continue;
     if (decl.dtype != DType::kUndefined && in.dtype() != decl.dtype)
       return invalid_argument("input '{}' is {}, the model declares {}", decl.name, dtype_name(in.dtype()),
                               dtype_name(decl.dtype));
@@ -215,6 +222,7 @@ Status Executor::run_steps(Plan& plan, const std::vector<const NamedBuf*>& input
   }
   for (size_t v = 0; v < g.values.size(); ++v)
     if (plan.values[v].where == Where::kAlias) frame[v].ptr = frame[plan.values[v].alias_root].ptr;
+  for (size_t i = 0; i < inputs_.size(); ++i) frame[inputs_[i]].seq = inputs[i]->sequence;
 
   for (size_t s = 0; s < plan.steps.size(); ++s) {
     const StepPlan& step = plan.steps[s];
@@ -229,14 +237,16 @@ Status Executor::run_steps(Plan& plan, const std::vector<const NamedBuf*>& input
       const FrameValue& fv = frame[in];
       ins.push_back({fv.type.dtype, fv.type.shape, fv.ptr, fv.host});
     }
-    if (node.schema->traits.control_flow) {
+    if (node.schema->traits.runs_in_executor) {
       auto named = [&](ValueId v) {
         NamedBuf b;
         if (v == kNoValue) return b;
         const FrameValue& fv = frame[v];
         b.name = g.values[v].name;
         b.shape = fv.type.shape;
-        if (fv.type.dtype == DType::kString)
+        if (fv.seq)
+          b.sequence = fv.seq;
+        else if (fv.type.dtype == DType::kString)
           b.host = fv.owned_host ? fv.owned_host : std::shared_ptr<const HostTensor>(std::shared_ptr<void>(), fv.host);
         else
           b.buf = GkBuf::wrap(fv.type.dtype, numel(fv.type.shape), fv.ptr);
@@ -254,9 +264,21 @@ Status Executor::run_steps(Plan& plan, const std::vector<const NamedBuf*>& input
         fv.ptr = results[o].buf.ptr();
         fv.owned_host = results[o].host;
         fv.host = fv.owned_host.get();
+        fv.seq = results[o].sequence;
         if (!results[o].buf.is_none()) owned.push_back(std::move(results[o].buf));
       }
       continue;
+    }
+    if (step.dynamic) {
+      bool reads_sequence = false;
+      for (ValueId in : node.inputs) reads_sequence |= in != kNoValue && frame[in].seq != nullptr;
+      if (reads_sequence) {
+        if (node.view.op_type != "Identity" || node.outputs.empty() || node.outputs[0] == kNoValue)
+          return unimplemented("{} reads a sequence; only the sequence ops, control flow and Identity take one",
+                               node.view.describe());
+        frame[node.outputs[0]].seq = frame[node.inputs[0]].seq;
+        continue;
+      }
     }
     std::vector<HostTensor> fetched;  // host values a dynamic step needs
     if (step.dynamic) {
@@ -315,6 +337,10 @@ Status Executor::run_steps(Plan& plan, const std::vector<const NamedBuf*>& input
     if (vp.where == Where::kOutput && !vp.host) continue;
     if (outputs[i].host) continue;  // a string, set when the run began
     const FrameValue& fv = frame[g.outputs[i]];
+    if (fv.seq) {
+      outputs[i].sequence = fv.seq;
+      continue;
+    }
     if (fv.type.dtype == DType::kString) {
       outputs[i].host = fv.owned_host ? fv.owned_host : std::make_shared<HostTensor>(*fv.host);
       outputs[i].shape = fv.type.shape;
@@ -348,7 +374,9 @@ Result<std::vector<NamedBuf>> Executor::run_control_flow_step(const Node& node, 
     if (!outs.ok()) return outs.status().with_context(node.view.describe());
     return outs;
   };
-  return run_control_flow(kit_, node, inputs, run);
+  const std::string& op = node.view.op_type;
+  if (op == "If" || op == "Loop" || op == "Scan") return run_control_flow(kit_, node, inputs, run);
+  return run_sequence_op(kit_, node, inputs, run);
 }
 
 Status Executor::capture(Plan& plan, const std::vector<const NamedBuf*>& inputs, std::vector<NamedBuf>& outputs) {
@@ -444,6 +472,7 @@ Result<std::vector<NamedBuf>> Executor::run(const std::vector<NamedBuf>& inputs,
   for (const NamedBuf* in : ordered) types.push_back({in->dtype(), in->shape});
   std::vector<std::shared_ptr<const HostTensor>> values(ordered.size());
   for (size_t i = 0; i < ordered.size(); ++i) {
+    if (ordered[i]->sequence) continue;  // planned as a value known only during the run
     if (ordered[i]->host) {
       values[i] = ordered[i]->host;
       continue;

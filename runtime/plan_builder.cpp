@@ -47,6 +47,8 @@ Result<std::shared_ptr<Plan>> Executor::build_plan(const std::vector<TensorType>
     vp.where = Where::kInput;
     vp.io_index = static_cast<int>(i);
     if (i < input_values.size()) vp.host = input_values[i];
+    // A sequence's elements are known only during the run.
+    if (g.values[inputs_[i]].kind == ValueKind::kSequence) dynamic[inputs_[i]] = true;
   }
 
   for (size_t n = 0; n < g.nodes.size(); ++n) {
@@ -71,7 +73,7 @@ Result<std::shared_ptr<Plan>> Executor::build_plan(const std::vector<TensorType>
     if (node.view.epilogue.kind != Epilogue::Kind::kNone) step.tag.op_type += "+act";
     // Control flow runs its subgraphs during the run: its outputs' shapes are
     // known only then.
-    if (any_dynamic || node.schema->traits.control_flow) {
+    if (any_dynamic || node.schema->traits.runs_in_executor) {
       for (ValueId in : node.implicit_inputs)
         if (!plan->values[in].typed && !dynamic[in])
           return internal_error("{}: '{}', read by its subgraph, has no type at plan time", node.view.describe(),

@@ -58,7 +58,7 @@ Result<std::shared_ptr<Session>> Session::finish_open(Model model, SessionOption
   const Graph& g = s->model_.graph;
   auto describe = [&](ValueId v) {
     const Value& value = g.values[v];
-    return IoDesc{value.name, value.dtype, value.dims, value.has_shape};
+    return IoDesc{value.name, value.dtype, value.dims, value.has_shape, value.kind};
   };
   for (ValueId v : g.inputs) s->inputs_.push_back(describe(v));
   for (ValueId v : g.outputs) s->outputs_.push_back(describe(v));
@@ -78,6 +78,22 @@ Result<std::vector<NamedTensor>> Session::run(const std::vector<NamedTensor>& in
   std::vector<NamedBuf> bufs;
   bufs.reserve(inputs.size());
   for (const NamedTensor& in : inputs) {
+    if (in.sequence) {
+      auto elements = std::make_shared<std::vector<NamedBuf>>();
+      for (const HostTensor& t : *in.sequence) {
+        Kit kit = kit_;
+        if (t.dtype() == DType::kString) {
+          elements->push_back({"", GkBuf(), t.shape(), std::make_shared<HostTensor>(t)});
+          continue;
+        }
+        GK_TRY(GkBuf buf, kit.upload(t));
+        elements->push_back({"", std::move(buf), t.shape()});
+      }
+      NamedBuf b{in.name, GkBuf(), {}};
+      b.sequence = std::move(elements);
+      bufs.push_back(std::move(b));
+      continue;
+    }
     if (in.tensor.dtype() == DType::kString) {
       bufs.push_back({in.name, GkBuf(), in.tensor.shape(), std::make_shared<HostTensor>(in.tensor)});
       continue;
@@ -90,6 +106,19 @@ Result<std::vector<NamedTensor>> Session::run(const std::vector<NamedTensor>& in
   std::vector<NamedTensor> result;
   result.reserve(outs.size());
   for (NamedBuf& o : outs) {
+    if (o.sequence) {
+      auto elements = std::make_shared<std::vector<HostTensor>>();
+      for (const NamedBuf& e : *o.sequence) {
+        if (e.host) {
+          elements->push_back(*e.host);
+          continue;
+        }
+        GK_TRY(HostTensor h, e.buf.download(e.shape));
+        elements->push_back(std::move(h));
+      }
+      result.push_back({o.name, HostTensor(), std::move(elements)});
+      continue;
+    }
     if (o.host) {
       result.push_back({o.name, *o.host});
       continue;

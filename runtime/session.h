@@ -36,14 +36,17 @@ struct SessionOptions {
 // A graph input or output: dims are known (value >= 0) or named symbols.
 struct IoDesc {
   std::string name;
-  DType dtype = DType::kUndefined;
+  DType dtype = DType::kUndefined;  // a sequence's element type
   std::vector<Dim> dims;
   bool has_shape = false;
+  ValueKind kind = ValueKind::kTensor;
 };
 
 struct NamedTensor {
   std::string name;
   HostTensor tensor;
+  // A sequence value (ONNX seq(tensor)): its elements, and `tensor` is unused.
+  std::shared_ptr<const std::vector<HostTensor>> sequence = nullptr;
 };
 
 // A device-resident tensor: the buffer and its shape. String tensors cannot live
@@ -54,6 +57,9 @@ struct NamedBuf {
   GkBuf buf;
   Shape shape;
   std::shared_ptr<const HostTensor> host = nullptr;
+  // A sequence value: its elements (immutable once built; ops that change a
+  // sequence make a new list sharing the untouched elements).
+  std::shared_ptr<const std::vector<NamedBuf>> sequence = nullptr;
 
   DType dtype() const { return host ? host->dtype() : buf.dtype(); }
   int64_t count() const { return host ? host->numel() : buf.count(); }

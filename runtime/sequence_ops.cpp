@@ -1,0 +1,236 @@
+#include "runtime/sequence_ops.h"
+
+#include "ops/op_eval.h"
+#include "ops/sequence.h"
+#include "runtime/kit/element_convert.h"
+#include "runtime/op_call.h"
+
+namespace gk {
+namespace {
+
+using Elements = std::vector<NamedBuf>;
+
+NamedBuf make_sequence(Elements elements) {
+  NamedBuf b;
+  b.sequence = std::make_shared<const Elements>(std::move(elements));
+  return b;
+}
+
+bool present(const NamedBuf& b) { return b.sequence || b.dtype() != DType::kUndefined; }
+
+Result<const Elements*> sequence_input(const Node& node, const std::vector<NamedBuf>& inputs, size_t i) {
+  if (i >= inputs.size() || !inputs[i].sequence)
+    return invalid_argument("{}: input {} must be a sequence", node.view.describe(), i);
+  return inputs[i].sequence.get();
+}
+
+Result<NamedBuf> tensor_input(const Node& node, const std::vector<NamedBuf>& inputs, size_t i) {
+  if (i >= inputs.size() || inputs[i].sequence || inputs[i].dtype() == DType::kUndefined)
+    return invalid_argument("{}: input {} must be a tensor", node.view.describe(), i);
+  return inputs[i];
+}
+
+// A position input (one int32/int64 element), read on the host (a sync); `dflt`
+// when absent. Valid positions are [-n, n - 1], or [-n, n] with `end_ok`.
+Result<int64_t> position(Kit& kit, const Node& node, const std::vector<NamedBuf>& inputs, size_t i, int64_t n,
+                         int64_t dflt, bool end_ok) {
+  if (i >= inputs.size() || !present(inputs[i])) return dflt;
+  const NamedBuf& b = inputs[i];
+  if (b.sequence || (b.dtype() != DType::kI64 && b.dtype() != DType::kI32) || b.count() != 1)
+    return invalid_argument("{}: the position must be one int32 or int64 element", node.view.describe());
+  GK_TRY(HostTensor h, download_tensor(kit, b.dtype(), b.shape, b.buf.ptr()));
+  int64_t p = 0;
+  kit_detail::decode_i64(h.dtype(), h.raw(), &p, 1);
+  const int64_t hi = end_ok ? n : n - 1;
+  if (p < -n || p > hi)
+    return out_of_range("{}: position {} is outside [{}, {}] for a sequence of {}", node.view.describe(), p, -n, hi,
+                        n);
+  return p < 0 ? p + n : p;
+}
+
+Result<NamedBuf> own(Kit& kit, const NamedBuf& b) {
+  if (b.host) return NamedBuf{"", GkBuf(), b.shape, b.host};
+  GK_TRY(GkBuf buf, kit.alloc(b.buf.dtype(), b.buf.count()));
+  if (buf.bytes()) GK_RETURN_IF_ERROR(kit.device().copy(buf.ptr(), b.buf.ptr(), buf.bytes()));
+  return NamedBuf{"", std::move(buf), b.shape};
+}
+
+Result<NamedBuf> move_axis(Kit& kit, const NamedBuf& b, size_t from, size_t to) {
+  std::vector<int64_t> perm;
+  for (size_t d = 0; d < b.shape.size(); ++d)
+    if (d != from) perm.push_back(static_cast<int64_t>(d));
+  perm.insert(perm.begin() + static_cast<std::ptrdiff_t>(to), static_cast<int64_t>(from));
+  AttrMap attrs;
+  attrs.set("perm", ints_attribute(perm));
+  GK_TRY(std::vector<NamedBuf> out, call_op(kit, "Transpose", 21, attrs, {b}));
+  return out[0];
+}
+
+Result<std::vector<NamedBuf>> split_to_sequence(Kit& kit, const Node& node, const std::vector<NamedBuf>& inputs) {
+  const auto& attrs = attrs_as<SequenceAttrs>(node.parsed);
+  GK_TRY(NamedBuf x, tensor_input(node, inputs, 0));
+  if (x.host) return unimplemented("{}: splitting string tensors is not supported", node.view.describe());
+  const int64_t rank = static_cast<int64_t>(x.shape.size());
+  if (attrs.axis < -rank || attrs.axis >= rank)
+    return invalid_argument("{}: axis {} is outside [{}, {}]", node.view.describe(), attrs.axis, -rank, rank - 1);
+  const size_t axis = static_cast<size_t>(attrs.axis < 0 ? attrs.axis + rank : attrs.axis);
+  const int64_t dim = x.shape[axis];
+  std::vector<int64_t> sizes;
+  bool squeeze = false;
+  if (inputs.size() < 2 || !present(inputs[1])) {
+    sizes.assign(static_cast<size_t>(dim), 1);
+    squeeze = !attrs.flag;
+  } else {
+    const NamedBuf& s = inputs[1];
+    if (s.sequence || (s.dtype() != DType::kI64 && s.dtype() != DType::kI32) || s.shape.size() > 1)
+      return invalid_argument("{}: split must be an int32/int64 scalar or 1-D tensor", node.view.describe());
+    GK_TRY(HostTensor h, download_tensor(kit, s.dtype(), s.shape, s.buf.ptr()));
+    std::vector<int64_t> v(static_cast<size_t>(h.numel()));
+    kit_detail::decode_i64(h.dtype(), h.raw(), v.data(), h.numel());
+    if (s.shape.empty()) {
+      if (v[0] <= 0) return invalid_argument("{}: split {} must be positive", node.view.describe(), v[0]);
+      for (int64_t at = 0; at < dim; at += v[0]) sizes.push_back(std::min(v[0], dim - at));
+    } else {
+      int64_t total = 0;
+      for (int64_t n : v) {
+        if (n < 0) return invalid_argument("{}: a split size {} is negative", node.view.describe(), n);
+        total += n;
+      }
+      if (total != dim)
+        return invalid_argument("{}: split sizes add up to {}, the axis has {}", node.view.describe(), total, dim);
+      sizes = std::move(v);
+    }
+  }
+  NamedBuf front = x;
+  if (axis != 0) {
+    GK_TRY(front, move_axis(kit, x, axis, 0));
+  }
+  const int64_t inner = dim ? numel(front.shape) / dim : 0;
+  Elements elements;
+  int64_t at = 0;
+  for (int64_t len : sizes) {
+    Shape shape = front.shape;
+    shape[0] = len;
+    GK_TRY(GkBuf view, front.buf.view(at * inner, len * inner));
+    NamedBuf piece{"", std::move(view), shape};
+    if (axis != 0) {
+      GK_TRY(piece, move_axis(kit, piece, 0, axis));
+    } else {
+      GK_TRY(piece, own(kit, piece));
+    }
+    if (squeeze) piece.shape.erase(piece.shape.begin() + static_cast<std::ptrdiff_t>(axis));
+    elements.push_back(std::move(piece));
+    at += len;
+  }
+  GK_RETURN_IF_ERROR(kit.sync());  // the transposed input dies here
+  return std::vector<NamedBuf>{make_sequence(std::move(elements))};
+}
+
+Result<std::vector<NamedBuf>> concat_from_sequence(Kit& kit, const Node& node, const std::vector<NamedBuf>& inputs) {
+  const auto& attrs = attrs_as<SequenceAttrs>(node.parsed);
+  GK_TRY(const Elements* s, sequence_input(node, inputs, 0));
+  if (s->empty()) return invalid_argument("{}: the sequence is empty", node.view.describe());
+  std::vector<NamedBuf> parts(s->begin(), s->end());
+  int64_t axis = attrs.axis;
+  if (attrs.flag) {  // new_axis: stack, each element gaining a dim of 1 at axis
+    const int64_t r = static_cast<int64_t>(parts[0].shape.size()) + 1;
+    if (axis < -r || axis >= r)
+      return invalid_argument("{}: axis {} is outside [{}, {}]", node.view.describe(), axis, -r, r - 1);
+    if (axis < 0) axis += r;
+    for (NamedBuf& p : parts) p.shape.insert(p.shape.begin() + axis, 1);
+  }
+  for (const NamedBuf& p : parts)
+    if (p.host) return unimplemented("{}: concatenating string tensors is not supported", node.view.describe());
+  AttrMap a;
+  a.set("axis", int_attribute(axis));
+  auto out = call_op(kit, "Concat", 13, a, parts);
+  if (!out.ok()) return out.status().with_context(node.view.describe());
+  return out;
+}
+
+Result<std::vector<NamedBuf>> sequence_map(Kit& kit, const Node& node, const std::vector<NamedBuf>& inputs,
+                                           const RunSubgraph& run) {
+  const Graph& body = *subgraph_of(*node.attrs.find("body"));
+  if (body.inputs.size() != inputs.size())
+    return invalid_model("{}: the body takes {} inputs, the node has {}", node.view.describe(), body.inputs.size(),
+                         inputs.size());
+  GK_TRY(const Elements* first, sequence_input(node, inputs, 0));
+  const size_t n = first->size();
+  for (const NamedBuf& in : inputs)
+    if (in.sequence && in.sequence->size() != n)
+      return invalid_argument("{}: input sequences have {} and {} elements", node.view.describe(), n,
+                              in.sequence->size());
+  std::vector<Elements> outs(node.outputs.size());
+  for (size_t i = 0; i < n; ++i) {
+    std::vector<NamedBuf> formal;
+    for (size_t j = 0; j < inputs.size(); ++j) {
+      NamedBuf b = inputs[j].sequence ? (*inputs[j].sequence)[i] : inputs[j];
+      b.name = body.values[body.inputs[j]].name;
+      formal.push_back(std::move(b));
+    }
+    GK_TRY(std::vector<NamedBuf> results, run(body, std::move(formal)));
+    for (size_t k = 0; k < outs.size() && k < results.size(); ++k) {
+      results[k].name.clear();
+      outs[k].push_back(std::move(results[k]));
+    }
+  }
+  std::vector<NamedBuf> result;
+  for (Elements& e : outs) result.push_back(make_sequence(std::move(e)));
+  return result;
+}
+
+}  // namespace
+
+Result<std::vector<NamedBuf>> run_sequence_op(Kit& kit, const Node& node, const std::vector<NamedBuf>& inputs,
+                                              const RunSubgraph& run) {
+  const std::string& op = node.view.op_type;
+  if (op == "SequenceEmpty") return std::vector<NamedBuf>{make_sequence({})};
+  if (op == "SequenceConstruct") {
+    Elements elements;
+    for (size_t i = 0; i < inputs.size(); ++i) {
+      GK_TRY(NamedBuf t, tensor_input(node, inputs, i));
+      GK_TRY(NamedBuf copy, own(kit, t));
+      elements.push_back(std::move(copy));
+    }
+    return std::vector<NamedBuf>{make_sequence(std::move(elements))};
+  }
+  if (op == "SequenceInsert") {
+    GK_TRY(const Elements* s, sequence_input(node, inputs, 0));
+    GK_TRY(NamedBuf t, tensor_input(node, inputs, 1));
+    const int64_t n = static_cast<int64_t>(s->size());
+    GK_TRY(int64_t at, position(kit, node, inputs, 2, n, n, true));
+    Elements elements(*s);
+    GK_TRY(NamedBuf copy, own(kit, t));
+    elements.insert(elements.begin() + at, std::move(copy));
+    return std::vector<NamedBuf>{make_sequence(std::move(elements))};
+  }
+  if (op == "SequenceErase") {
+    GK_TRY(const Elements* s, sequence_input(node, inputs, 0));
+    const int64_t n = static_cast<int64_t>(s->size());
+    if (n == 0) return invalid_argument("{}: the sequence is empty", node.view.describe());
+    GK_TRY(int64_t at, position(kit, node, inputs, 1, n, n - 1, false));
+    Elements elements(*s);
+    elements.erase(elements.begin() + at);
+    return std::vector<NamedBuf>{make_sequence(std::move(elements))};
+  }
+  if (op == "SequenceAt") {
+    GK_TRY(const Elements* s, sequence_input(node, inputs, 0));
+    const int64_t n = static_cast<int64_t>(s->size());
+    GK_TRY(int64_t at, position(kit, node, inputs, 1, n, -1, false));
+    if (at < 0) return invalid_model("{}: the position input is missing", node.view.describe());
+    return std::vector<NamedBuf>{(*s)[static_cast<size_t>(at)]};  // elements are never written: shared
+  }
+  if (op == "SequenceLength") {
+    GK_TRY(const Elements* s, sequence_input(node, inputs, 0));
+    GK_TRY(GkBuf buf, kit.alloc(DType::kI64, 1));
+    const int64_t n[] = {static_cast<int64_t>(s->size())};
+    GK_RETURN_IF_ERROR(buf.upload_i64(n));
+    return std::vector<NamedBuf>{NamedBuf{"", std::move(buf), {}}};
+  }
+  if (op == "SplitToSequence") return split_to_sequence(kit, node, inputs);
+  if (op == "ConcatFromSequence") return concat_from_sequence(kit, node, inputs);
+  if (op == "SequenceMap") return sequence_map(kit, node, inputs, run);
+  return internal_error("{} is not a sequence op", node.view.describe());
+}
+
+}  // namespace gk

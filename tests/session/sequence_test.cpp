@@ -1,0 +1,80 @@
+// Sequence values through the session, on models built here with hand-computed
+// results: split, length, indexing (negative and out of range), insertion and
+// concatenation; a sequence as a model input and output.
+#include "proto_models.h"
+
+namespace gk {
+namespace {
+
+using namespace proto_models;
+
+void add_sequence_info(google::protobuf::RepeatedPtrField<onnx::ValueInfoProto>* list, const std::string& name) {
+  auto* vi = list->Add();
+  vi->set_name(name);
+  vi->mutable_type()->mutable_sequence_type()->mutable_elem_type()->mutable_tensor_type()->set_elem_type(kFloat);
+}
+
+TEST_CASE("sequences: split, length, at, insert, concat", "[session][sequences]") {
+  auto m = test::make_model(8, 13);
+  auto* g = m.mutable_graph();
+  add_info(g->mutable_input(), "x", kFloat, {2, 5});
+  add_info(g->mutable_input(), "pos", kInt64, {});
+  add_info(g->mutable_output(), "len", kInt64, {});
+  add_info(g->mutable_output(), "at", kFloat, {-1, -1});
+  add_info(g->mutable_output(), "cat", kFloat, {-1, -1});
+  add_sequence_info(g->mutable_output(), "parts");
+  auto* sizes = test::add_initializer(g, "sizes", kInt64, {2});
+  sizes->add_int64_data(2);
+  sizes->add_int64_data(3);
+  auto* zero = test::add_initializer(g, "zero", kInt64, {});
+  zero->add_int64_data(0);
+  set_int(add_node(g, "SplitToSequence", {"x", "sizes"}, {"parts"}, "split"), "axis", 1);
+  add_node(g, "SequenceLength", {"parts"}, {"len"});
+  add_node(g, "SequenceAt", {"parts", "pos"}, {"at"}, "at");
+  add_node(g, "SequenceInsert", {"parts", "x", "zero"}, {"all"});
+  set_int(add_node(g, "ConcatFromSequence", {"all"}, {"cat"}), "axis", 1);
+  auto s = open(m);
+  const HostTensor x = floats({2, 5}, {0, 1, 2, 3, 4, 5, 6, 7, 8, 9});
+
+  auto out = s->run({{"x", x}, {"pos", scalar_i64(-1)}});
+  if (!out.ok()) FAIL(out.status().message());
+  CHECK((*out)[0].tensor.data<int64_t>()[0] == 2);
+  CHECK((*out)[1].tensor.shape() == Shape{2, 3});
+  CHECK(values_of((*out)[1].tensor) == std::vector<float>{2, 3, 4, 7, 8, 9});
+  CHECK((*out)[2].tensor.shape() == Shape{2, 10});
+  CHECK(values_of((*out)[2].tensor) ==
+        std::vector<float>{0, 1, 2, 3, 4, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 5, 6, 7, 8, 9});
+  REQUIRE((*out)[3].sequence);
+  REQUIRE((*out)[3].sequence->size() == 2);
+  CHECK(values_of((*(*out)[3].sequence)[0]) == std::vector<float>{0, 1, 5, 6});
+
+  auto bad = s->run({{"x", x}, {"pos", scalar_i64(2)}});
+  REQUIRE_FALSE(bad.ok());
+  CHECK(bad.status().code() == StatusCode::kOutOfRange);
+  CHECK_THAT(bad.status().message(), Catch::Contains("'at' (SequenceAt)") && Catch::Contains("[-2, 1]"));
+}
+
+TEST_CASE("sequences: a sequence input is stacked, and a tensor is refused in its place", "[session][sequences]") {
+  auto m = test::make_model(8, 13);
+  auto* g = m.mutable_graph();
+  add_sequence_info(g->mutable_input(), "items");
+  add_info(g->mutable_output(), "stacked", kFloat, {-1, -1});
+  auto* cat = add_node(g, "ConcatFromSequence", {"items"}, {"stacked"});
+  set_int(cat, "axis", 0);
+  set_int(cat, "new_axis", 1);
+  auto s = open(m);
+  NamedTensor items{"items", HostTensor()};
+  items.sequence = std::make_shared<const std::vector<HostTensor>>(
+      std::vector<HostTensor>{floats({3}, {1, 2, 3}), floats({3}, {4, 5, 6})});
+  auto out = s->run({items});
+  if (!out.ok()) FAIL(out.status().message());
+  CHECK((*out)[0].tensor.shape() == Shape{2, 3});
+  CHECK(values_of((*out)[0].tensor) == std::vector<float>{1, 2, 3, 4, 5, 6});
+
+  auto wrong = s->run({{"items", floats({3}, {1, 2, 3})}});
+  REQUIRE_FALSE(wrong.ok());
+  CHECK_THAT(wrong.status().message(), Catch::Contains("'items' is a tensor, the model declares a sequence"));
+}
+
+}  // namespace
+}  // namespace gk
