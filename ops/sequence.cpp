@@ -1,8 +1,9 @@
 // The sequence ops (seq(tensor) values: SequenceEmpty, SequenceConstruct,
 // SequenceInsert, SequenceErase, SequenceAt, SequenceLength, SplitToSequence,
-// ConcatFromSequence, SequenceMap). A sequence is a list of device tensors the
-// executor holds; these entries parse the attributes and the executor runs the
-// nodes (runtime/sequence_ops.cpp).
+// ConcatFromSequence, SequenceMap) and the optional ops (Optional,
+// OptionalHasElement, OptionalGetElement). A sequence is a list of device tensors
+// the executor holds, an optional is empty or its value; these entries parse the
+// attributes and the executor runs the nodes (runtime/sequence_ops.cpp).
 #include "ops/sequence.h"
 
 #include "ops/families.h"
@@ -69,6 +70,9 @@ const OpSchema kSchemas[] = {
     {"", "SplitToSequence", 11, kOpsetCurrent, &kSplit, kSeq},
     {"", "ConcatFromSequence", 11, kOpsetCurrent, &kConcat, kSeq},
     {"", "SequenceMap", 17, kOpsetCurrent, &kMap, kSeq},
+    {"", "Optional", 15, kOpsetCurrent, &kPlain, kSeq},
+    {"", "OptionalHasElement", 15, kOpsetCurrent, &kPlain, kSeq},
+    {"", "OptionalGetElement", 15, kOpsetCurrent, &kPlain, kSeq},
 };
 
 }  // namespace

@@ -106,11 +106,18 @@ CheckOutcome outcome_of(const Status& s) {
   }
 }
 
-// A test-data value: a TensorProto, or a SequenceProto where the model declares a
-// sequence (optionals are not read yet).
+// A test-data value: a TensorProto, or a SequenceProto or OptionalProto where the
+// model declares a sequence or an optional.
 Result<NamedTensor> read_value(const fs::path& p, ValueKind kind) {
   GK_TRY(std::string bytes, slurp(p));
   NamedTensor v;
+  if (kind == ValueKind::kOptional) {
+    GK_TRY(OptionalValue o, parse_optional_proto(bytes.data(), bytes.size(), p.parent_path().string(), &v.name));
+    v.none = !o.has_value;
+    if (o.is_sequence) v.sequence = std::make_shared<const std::vector<HostTensor>>(std::move(o.sequence));
+    else v.tensor = std::move(o.tensor);
+    return v;
+  }
   if (kind == ValueKind::kSequence) {
     GK_TRY(std::vector<HostTensor> elements,
            parse_sequence_proto(bytes.data(), bytes.size(), p.parent_path().string(), &v.name));
@@ -128,8 +135,13 @@ Result<HostTensor> read_expected(const fs::path& p) {
 
 // A sequence matches when it has as many elements and each matches.
 OutputCheck compare_values(const NamedTensor& actual, const NamedTensor& expected, double rtol, double atol) {
-  if (!expected.sequence && !actual.sequence) return compare_tensors(actual.tensor, expected.tensor, rtol, atol);
   OutputCheck c;
+  if (expected.none || actual.none) {
+    c.pass = expected.none && actual.none;
+    if (!c.pass) c.problem = actual.none ? "an empty optional where a value is expected" : "a value where an empty optional is expected";
+    return c;
+  }
+  if (!expected.sequence && !actual.sequence) return compare_tensors(actual.tensor, expected.tensor, rtol, atol);
   if (!expected.sequence || !actual.sequence) {
     c.problem = actual.sequence ? "a sequence where a tensor is expected" : "a tensor where a sequence is expected";
     return c;

@@ -36,6 +36,7 @@ struct FrameValue {
   const HostTensor* host = nullptr;
   std::shared_ptr<const HostTensor> owned_host;  // a string made during the run
   std::shared_ptr<const std::vector<NamedBuf>> seq;  // a sequence value
+  bool none = false;                                 // an empty optional
 };
 
 }  // namespace
@@ -123,6 +124,10 @@ Result<std::vector<const NamedBuf*>> Executor::order_inputs(const std::vector<Na
     const Value& decl = g.values[inputs_[i]];
     if (!ordered[i]) return invalid_argument("missing input '{}'", decl.name);
     const NamedBuf& in = *ordered[i];
+    if (in.none && decl.kind != ValueKind::kOptional)
+      return invalid_argument("input '{}' is an empty optional, the model declares {}", decl.name,
+                              decl.kind == ValueKind::kSequence ? "a sequence" : "a tensor");
+    if (decl.kind == ValueKind::kOptional) continue;  // empty, a tensor or a sequence
     if ((decl.kind == ValueKind::kSequence) != (in.sequence != nullptr))
       return invalid_argument("input '{}' is {}, the model declares {}", decl.name,
                               in.sequence ? "a sequence" : "a tensor",
@@ -222,7 +227,16 @@ Status Executor::run_steps(Plan& plan, const std::vector<const NamedBuf*>& input
   }
   for (size_t v = 0; v < g.values.size(); ++v)
     if (plan.values[v].where == Where::kAlias) frame[v].ptr = frame[plan.values[v].alias_root].ptr;
-  for (size_t i = 0; i < inputs_.size(); ++i) frame[inputs_[i]].seq = inputs[i]->sequence;
+  for (size_t i = 0; i < inputs_.size(); ++i) {
+    FrameValue& fv = frame[inputs_[i]];
+    fv.seq = inputs[i]->sequence;
+    fv.none = inputs[i]->none;
+    if (g.values[inputs_[i]].kind == ValueKind::kOptional && !fv.seq && !fv.none) {  // planned as dynamic
+      fv.ptr = inputs[i]->buf.ptr();
+      fv.type = {inputs[i]->dtype(), inputs[i]->shape};
+      fv.host = inputs[i]->host.get();
+    }
+  }
 
   for (size_t s = 0; s < plan.steps.size(); ++s) {
     const StepPlan& step = plan.steps[s];
@@ -244,7 +258,9 @@ Status Executor::run_steps(Plan& plan, const std::vector<const NamedBuf*>& input
         const FrameValue& fv = frame[v];
         b.name = g.values[v].name;
         b.shape = fv.type.shape;
-        if (fv.seq)
+        if (fv.none)
+          b.none = true;
+        else if (fv.seq)
           b.sequence = fv.seq;
         else if (fv.type.dtype == DType::kString)
           b.host = fv.owned_host ? fv.owned_host : std::shared_ptr<const HostTensor>(std::shared_ptr<void>(), fv.host);
@@ -265,18 +281,21 @@ Status Executor::run_steps(Plan& plan, const std::vector<const NamedBuf*>& input
         fv.owned_host = results[o].host;
         fv.host = fv.owned_host.get();
         fv.seq = results[o].sequence;
+        fv.none = results[o].none;
         if (!results[o].buf.is_none()) owned.push_back(std::move(results[o].buf));
       }
       continue;
     }
     if (step.dynamic) {
       bool reads_sequence = false;
-      for (ValueId in : node.inputs) reads_sequence |= in != kNoValue && frame[in].seq != nullptr;
+      for (ValueId in : node.inputs)
+        reads_sequence |= in != kNoValue && (frame[in].seq != nullptr || frame[in].none);
       if (reads_sequence) {
         if (node.view.op_type != "Identity" || node.outputs.empty() || node.outputs[0] == kNoValue)
-          return unimplemented("{} reads a sequence; only the sequence ops, control flow and Identity take one",
+          return unimplemented("{} reads a sequence or an empty optional; only the sequence and optional ops, "
+                               "control flow and Identity take one",
                                node.view.describe());
-        frame[node.outputs[0]].seq = frame[node.inputs[0]].seq;
+        frame[node.outputs[0]] = frame[node.inputs[0]];
         continue;
       }
     }
@@ -337,7 +356,8 @@ Status Executor::run_steps(Plan& plan, const std::vector<const NamedBuf*>& input
     if (vp.where == Where::kOutput && !vp.host) continue;
     if (outputs[i].host) continue;  // a string, set when the run began
     const FrameValue& fv = frame[g.outputs[i]];
-    if (fv.seq) {
+    if (fv.none || fv.seq) {
+      outputs[i].none = fv.none;
       outputs[i].sequence = fv.seq;
       continue;
     }
@@ -472,7 +492,8 @@ Result<std::vector<NamedBuf>> Executor::run(const std::vector<NamedBuf>& inputs,
   for (const NamedBuf* in : ordered) types.push_back({in->dtype(), in->shape});
   std::vector<std::shared_ptr<const HostTensor>> values(ordered.size());
   for (size_t i = 0; i < ordered.size(); ++i) {
-    if (ordered[i]->sequence) continue;  // planned as a value known only during the run
+    if (ordered[i]->sequence || ordered[i]->none || g.values[inputs_[i]].kind == ValueKind::kOptional)
+      continue;  // planned as a value known only during the run
     if (ordered[i]->host) {
       values[i] = ordered[i]->host;
       continue;

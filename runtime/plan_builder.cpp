@@ -47,8 +47,10 @@ Result<std::shared_ptr<Plan>> Executor::build_plan(const std::vector<TensorType>
     vp.where = Where::kInput;
     vp.io_index = static_cast<int>(i);
     if (i < input_values.size()) vp.host = input_values[i];
-    // A sequence's elements are known only during the run.
-    if (g.values[inputs_[i]].kind == ValueKind::kSequence) dynamic[inputs_[i]] = true;
+    // A sequence's elements, and whether an optional holds a value, are known
+    // only during the run.
+    const ValueKind kind = g.values[inputs_[i]].kind;
+    if (kind == ValueKind::kSequence || kind == ValueKind::kOptional) dynamic[inputs_[i]] = true;
   }
 
   for (size_t n = 0; n < g.nodes.size(); ++n) {

@@ -16,7 +16,7 @@ NamedBuf make_sequence(Elements elements) {
   return b;
 }
 
-bool present(const NamedBuf& b) { return b.sequence || b.dtype() != DType::kUndefined; }
+bool present(const NamedBuf& b) { return b.none || b.sequence || b.dtype() != DType::kUndefined; }
 
 Result<const Elements*> sequence_input(const Node& node, const std::vector<NamedBuf>& inputs, size_t i) {
   if (i >= inputs.size() || !inputs[i].sequence)
@@ -230,6 +230,30 @@ Result<std::vector<NamedBuf>> run_sequence_op(Kit& kit, const Node& node, const 
   if (op == "SplitToSequence") return split_to_sequence(kit, node, inputs);
   if (op == "ConcatFromSequence") return concat_from_sequence(kit, node, inputs);
   if (op == "SequenceMap") return sequence_map(kit, node, inputs, run);
+  if (op == "Optional") {
+    if (inputs.empty() || !present(inputs[0])) {
+      NamedBuf none;
+      none.none = true;
+      return std::vector<NamedBuf>{none};
+    }
+    if (inputs[0].sequence || inputs[0].none) return std::vector<NamedBuf>{inputs[0]};
+    GK_TRY(NamedBuf copy, own(kit, inputs[0]));
+    return std::vector<NamedBuf>{copy};
+  }
+  if (op == "OptionalHasElement") {
+    const bool has = !inputs.empty() && present(inputs[0]) && !inputs[0].none;
+    GK_TRY(GkBuf buf, kit.alloc(DType::kBool, 1));
+    const int64_t v[] = {has ? 1 : 0};
+    GK_RETURN_IF_ERROR(buf.upload_i64(v));
+    return std::vector<NamedBuf>{NamedBuf{"", std::move(buf), {}}};
+  }
+  if (op == "OptionalGetElement") {
+    if (inputs.empty() || !present(inputs[0]) || inputs[0].none)
+      return invalid_argument("{}: the optional input is empty", node.view.describe());
+    if (inputs[0].sequence) return std::vector<NamedBuf>{inputs[0]};
+    GK_TRY(NamedBuf copy, own(kit, inputs[0]));  // a plain tensor input may live in the plan's arena
+    return std::vector<NamedBuf>{copy};
+  }
   return internal_error("{} is not a sequence op", node.view.describe());
 }
 

@@ -78,6 +78,12 @@ Result<std::vector<NamedTensor>> Session::run(const std::vector<NamedTensor>& in
   std::vector<NamedBuf> bufs;
   bufs.reserve(inputs.size());
   for (const NamedTensor& in : inputs) {
+    if (in.none) {
+      NamedBuf b{in.name, GkBuf(), {}};
+      b.none = true;
+      bufs.push_back(std::move(b));
+      continue;
+    }
     if (in.sequence) {
       auto elements = std::make_shared<std::vector<NamedBuf>>();
       for (const HostTensor& t : *in.sequence) {
@@ -106,6 +112,12 @@ Result<std::vector<NamedTensor>> Session::run(const std::vector<NamedTensor>& in
   std::vector<NamedTensor> result;
   result.reserve(outs.size());
   for (NamedBuf& o : outs) {
+    if (o.none) {
+      NamedTensor t{o.name, HostTensor()};
+      t.none = true;
+      result.push_back(std::move(t));
+      continue;
+    }
     if (o.sequence) {
       auto elements = std::make_shared<std::vector<HostTensor>>();
       for (const NamedBuf& e : *o.sequence) {

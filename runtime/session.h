@@ -47,6 +47,7 @@ struct NamedTensor {
   HostTensor tensor;
   // A sequence value (ONNX seq(tensor)): its elements, and `tensor` is unused.
   std::shared_ptr<const std::vector<HostTensor>> sequence = nullptr;
+  bool none = false;  // an empty optional
 };
 
 // A device-resident tensor: the buffer and its shape. String tensors cannot live
@@ -60,6 +61,9 @@ struct NamedBuf {
   // A sequence value: its elements (immutable once built; ops that change a
   // sequence make a new list sharing the untouched elements).
   std::shared_ptr<const std::vector<NamedBuf>> sequence = nullptr;
+  // An empty optional (ONNX optional(...) with no value). An optional that holds a
+  // value is that tensor or sequence.
+  bool none = false;
 
   DType dtype() const { return host ? host->dtype() : buf.dtype(); }
   int64_t count() const { return host ? host->numel() : buf.count(); }

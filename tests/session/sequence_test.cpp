@@ -1,6 +1,7 @@
-// Sequence values through the session, on models built here with hand-computed
-// results: split, length, indexing (negative and out of range), insertion and
-// concatenation; a sequence as a model input and output.
+// Sequence and optional values through the session, on models built here with
+// hand-computed results: split, length, indexing (negative and out of range),
+// insertion and concatenation; a sequence as a model input and output; empty and
+// full optionals.
 #include "proto_models.h"
 
 namespace gk {
@@ -74,6 +75,29 @@ TEST_CASE("sequences: a sequence input is stacked, and a tensor is refused in it
   auto wrong = s->run({{"items", floats({3}, {1, 2, 3})}});
   REQUIRE_FALSE(wrong.ok());
   CHECK_THAT(wrong.status().message(), Catch::Contains("'items' is a tensor, the model declares a sequence"));
+}
+
+TEST_CASE("optionals: empty or holding a tensor, tested and unwrapped", "[session][optionals]") {
+  auto m = test::make_model(8, 18);
+  auto* g = m.mutable_graph();
+  auto* vi = g->add_input();
+  vi->set_name("maybe");
+  vi->mutable_type()->mutable_optional_type()->mutable_elem_type()->mutable_tensor_type()->set_elem_type(kFloat);
+  add_info(g->mutable_output(), "has", kBool, {});
+  add_info(g->mutable_output(), "value", kFloat, {-1});
+  add_node(g, "OptionalHasElement", {"maybe"}, {"has"});
+  add_node(g, "OptionalGetElement", {"maybe"}, {"got"}, "unwrap");
+  add_node(g, "Neg", {"got"}, {"value"});
+  auto s = open(m);
+  auto full = s->run({{"maybe", floats({3}, {1, 2, 3})}});
+  if (!full.ok()) FAIL(full.status().message());
+  CHECK((*full)[0].tensor.data<uint8_t>()[0] == 1);
+  CHECK(values_of((*full)[1].tensor) == std::vector<float>{-1, -2, -3});
+  NamedTensor empty{"maybe", HostTensor()};
+  empty.none = true;
+  auto none = s->run({empty});
+  REQUIRE_FALSE(none.ok());  // OptionalGetElement of an empty optional
+  CHECK_THAT(none.status().message(), Catch::Contains("'unwrap' (OptionalGetElement)") && Catch::Contains("empty"));
 }
 
 }  // namespace
