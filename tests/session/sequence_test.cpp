@@ -100,5 +100,33 @@ TEST_CASE("optionals: empty or holding a tensor, tested and unwrapped", "[sessio
   CHECK_THAT(none.status().message(), Catch::Contains("'unwrap' (OptionalGetElement)") && Catch::Contains("empty"));
 }
 
+TEST_CASE("optionals: an empty optional has no element and passes through Identity", "[session][optionals]") {
+  auto m = test::make_model(8, 18);
+  auto* g = m.mutable_graph();
+  for (const char* name : {"maybe"}) {
+    auto* vi = g->add_input();
+    vi->set_name(name);
+    vi->mutable_type()->mutable_optional_type()->mutable_elem_type()->mutable_tensor_type()->set_elem_type(kFloat);
+  }
+  add_info(g->mutable_output(), "has", kBool, {});
+  auto* echo = g->add_output();
+  echo->set_name("echo");
+  echo->mutable_type()->mutable_optional_type()->mutable_elem_type()->mutable_tensor_type()->set_elem_type(kFloat);
+  add_node(g, "OptionalHasElement", {"maybe"}, {"has"});
+  add_node(g, "Identity", {"maybe"}, {"echo"});
+  auto s = open(m);
+  NamedTensor empty{"maybe", HostTensor()};
+  empty.none = true;
+  auto out = s->run({empty});
+  if (!out.ok()) FAIL(out.status().message());
+  CHECK((*out)[0].tensor.data<uint8_t>()[0] == 0);
+  CHECK((*out)[1].none);
+  auto full = s->run({{"maybe", floats({2}, {4, 5})}});
+  if (!full.ok()) FAIL(full.status().message());
+  CHECK((*full)[0].tensor.data<uint8_t>()[0] == 1);
+  CHECK_FALSE((*full)[1].none);
+  CHECK(values_of((*full)[1].tensor) == std::vector<float>{4, 5});
+}
+
 }  // namespace
 }  // namespace gk
