@@ -1,14 +1,11 @@
 #include "runtime/control_flow.h"
 
 #include "ops/control_flow.h"
-#include "ops/op_eval.h"
 #include "runtime/kit/element_convert.h"
 #include "runtime/op_call.h"
 
 namespace gk {
 namespace {
-
-bool present(const NamedBuf& b) { return b.dtype() != DType::kUndefined; }
 
 const Graph* graph_attr(const Node& node, const char* name) {
   const Attribute* a = node.attrs.find(name);
@@ -22,10 +19,8 @@ Result<int64_t> read_scalar(Kit& kit, const Node& node, const NamedBuf& b, const
                             shape_str(b.shape));
   if (b.host || !kit_detail::decodable(b.dtype()))
     return invalid_argument("{}: {} must be numeric, it is {}", node.view.describe(), what, dtype_name(b.dtype()));
-  GK_TRY(HostTensor h, download_tensor(kit, b.dtype(), b.shape, b.buf.ptr()));
-  int64_t v = 0;
-  kit_detail::decode_i64(h.dtype(), h.raw(), &v, 1);
-  return v;
+  GK_TRY(std::vector<int64_t> v, read_i64(kit, b));
+  return v[0];
 }
 
 // The shape a subgraph declares for input or output `v`: its known dims, with a
@@ -39,39 +34,11 @@ Result<NamedBuf> scalar_buf(Kit& kit, const Value& decl, DType dtype, int64_t va
   return NamedBuf{decl.name, std::move(buf), declared_scalar_shape(decl), nullptr};
 }
 
-// A fresh copy: a node output must not share bytes with a node input, which the
-// plan may reuse once this node has read it.
-Result<NamedBuf> own_copy(Kit& kit, const NamedBuf& b) {
-  if (b.host) return b;
-  GK_TRY(GkBuf buf, kit.alloc(b.buf.dtype(), b.buf.count()));
-  if (buf.bytes()) GK_RETURN_IF_ERROR(kit.device().copy(buf.ptr(), b.buf.ptr(), buf.bytes()));
-  return NamedBuf{b.name, std::move(buf), b.shape, nullptr};
-}
-
 Status check_count(const Node& node, const char* what, size_t got, size_t want) {
   if (got != want)
     return invalid_model("{}: the {} has {} {}, expected {}", node.view.describe(), what, got,
                          got == 1 ? "value" : "values", want);
   return ok_status();
-}
-
-// `perm` applied to `b` on the device, through the registered Transpose.
-Result<NamedBuf> transpose(Kit& kit, const NamedBuf& b, const std::vector<int64_t>& perm) {
-  AttrMap attrs;
-  attrs.set("perm", ints_attribute(perm));
-  GK_TRY(std::vector<NamedBuf> out, call_op(kit, "Transpose", 21, attrs, {b}));
-  out[0].name = b.name;
-  return out[0];
-}
-
-// Moves axis `from` of `b` to position `to`.
-Result<NamedBuf> move_axis(Kit& kit, const NamedBuf& b, size_t from, size_t to) {
-  if (from == to) return b;
-  std::vector<int64_t> perm;
-  for (size_t d = 0; d < b.shape.size(); ++d)
-    if (d != from) perm.push_back(static_cast<int64_t>(d));
-  perm.insert(perm.begin() + static_cast<std::ptrdiff_t>(to), static_cast<int64_t>(from));
-  return transpose(kit, b, perm);
 }
 
 // Element `index` along axis 0 of `b` (a view: no copy).
@@ -194,7 +161,7 @@ Result<std::vector<NamedBuf>> run_loop(Kit& kit, const Node& node, const std::ve
     if (i > 0) {
       result[j] = std::move(carried[j]);
     } else {
-      GK_TRY(result[j], own_copy(kit, carried[j]));
+      GK_TRY(result[j], copy_buf(kit, carried[j]));
     }
   }
   for (size_t s = 0; n + s < result.size(); ++s) {
@@ -220,7 +187,7 @@ Result<std::vector<NamedBuf>> run_scan(Kit& kit, const Node& node, const std::ve
   int64_t length = -1;
   for (size_t j = 0; j < m; ++j) {
     const NamedBuf& in = inputs[n + j];
-    if (!present(in) || in.host)
+    if (!present(in) || in.host || in.sequence || in.none)
       return invalid_argument("{}: scan input {} must be a numeric tensor", node.view.describe(), j);
     if (in.shape.empty())
       return invalid_argument("{}: scan input {} is a scalar; it needs an axis to scan", node.view.describe(), j);
@@ -258,7 +225,7 @@ Result<std::vector<NamedBuf>> run_scan(Kit& kit, const Node& node, const std::ve
     if (length > 0) {
       result[j] = std::move(states[j]);
     } else {
-      GK_TRY(result[j], own_copy(kit, states[j]));
+      GK_TRY(result[j], copy_buf(kit, states[j]));
     }
   }
   for (size_t s = 0; n + s < result.size(); ++s) {
@@ -289,7 +256,7 @@ Result<std::vector<NamedBuf>> run_scan8(Kit& kit, const Node& node, const std::v
   for (size_t j = 1; j < inputs.size(); ++j) {
     const NamedBuf& in = inputs[j];
     const bool is_scan = j > n;
-    if (!present(in) || in.host || in.shape.size() < (is_scan ? 2u : 1u))
+    if (!present(in) || in.host || in.sequence || in.none || in.shape.size() < (is_scan ? 2u : 1u))
       return invalid_argument("{}: input {} must be a numeric tensor with a batch axis{}", node.view.describe(), j,
                               is_scan ? " and a sequence axis" : "");
     if (batch >= 0 && in.shape[0] != batch)
@@ -304,11 +271,9 @@ Result<std::vector<NamedBuf>> run_scan8(Kit& kit, const Node& node, const std::v
   }
   std::vector<int64_t> lens(static_cast<size_t>(batch), max_len);
   if (present(inputs[0])) {
-    if (inputs[0].host) return invalid_argument("{}: sequence_lens must be int64", node.view.describe());
-    GK_TRY(HostTensor h, download_tensor(kit, inputs[0].dtype(), inputs[0].shape, inputs[0].buf.ptr()));
-    if (!kit_detail::decodable(h.dtype())) return invalid_argument("{}: sequence_lens must be int64", node.view.describe());
-    lens.assign(static_cast<size_t>(h.numel()), 0);
-    kit_detail::decode_i64(h.dtype(), h.raw(), lens.data(), h.numel());
+    if (inputs[0].host || inputs[0].sequence || inputs[0].none || !kit_detail::decodable(inputs[0].dtype()))
+      return invalid_argument("{}: sequence_lens must be int64", node.view.describe());
+    GK_TRY(lens, read_i64(kit, inputs[0]));
     if (lens.size() != static_cast<size_t>(batch))
       return invalid_argument("{}: sequence_lens has {} entries for batch {}", node.view.describe(), lens.size(),
                               batch);

@@ -1,5 +1,8 @@
 #include "runtime/op_call.h"
 
+#include "ops/op_eval.h"
+#include "runtime/kit/element_convert.h"
+
 namespace gk {
 
 Attribute ints_attribute(std::vector<int64_t> v) {
@@ -14,6 +17,37 @@ Attribute int_attribute(int64_t v) {
   a.kind = Attribute::Kind::kInt;
   a.i = v;
   return a;
+}
+
+bool present(const NamedBuf& b) { return b.none || b.sequence || b.dtype() != DType::kUndefined; }
+
+Result<NamedBuf> copy_buf(Kit& kit, const NamedBuf& b) {
+  if (b.host || b.sequence || b.none) return b;
+  GK_TRY(GkBuf buf, kit.alloc(b.buf.dtype(), b.buf.count()));
+  if (buf.bytes()) GK_RETURN_IF_ERROR(kit.device().copy(buf.ptr(), b.buf.ptr(), buf.bytes()));
+  return NamedBuf{b.name, std::move(buf), b.shape};
+}
+
+Result<NamedBuf> move_axis(Kit& kit, const NamedBuf& b, size_t from, size_t to) {
+  if (from == to) return b;
+  std::vector<int64_t> perm;
+  for (size_t d = 0; d < b.shape.size(); ++d)
+    if (d != from) perm.push_back(static_cast<int64_t>(d));
+  perm.insert(perm.begin() + static_cast<std::ptrdiff_t>(to), static_cast<int64_t>(from));
+  AttrMap attrs;
+  attrs.set("perm", ints_attribute(perm));
+  GK_TRY(std::vector<NamedBuf> out, call_op(kit, "Transpose", 21, attrs, {b}));
+  out[0].name = b.name;
+  return out[0];
+}
+
+Result<std::vector<int64_t>> read_i64(Kit& kit, const NamedBuf& b) {
+  if (b.host || b.sequence || !kit_detail::decodable(b.dtype()))
+    return internal_error("read_i64: a {} tensor cannot be read as integers", dtype_name(b.dtype()));
+  GK_TRY(HostTensor h, download_tensor(kit, b.dtype(), b.shape, b.buf.ptr()));
+  std::vector<int64_t> v(static_cast<size_t>(h.numel()));
+  kit_detail::decode_i64(h.dtype(), h.raw(), v.data(), h.numel());
+  return v;
 }
 
 Result<std::vector<NamedBuf>> call_op(Kit& kit, const std::string& op_type, int opset, const AttrMap& attrs,

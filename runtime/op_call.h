@@ -17,6 +17,23 @@ Result<std::vector<NamedBuf>> call_op(Kit& kit, const std::string& op_type, int 
                                       const std::vector<NamedBuf>& inputs,
                                       const std::vector<const HostTensor*>& values = {});
 
+// Whether an operand is there: a tensor, a sequence or an empty optional (an
+// absent optional input is none of these).
+bool present(const NamedBuf& b);
+
+// A fresh device copy of a tensor: a node output must not share bytes with a node
+// input, which the plan may reuse once the node has read it. Host strings,
+// sequences and empty optionals are immutable and come back as they are.
+Result<NamedBuf> copy_buf(Kit& kit, const NamedBuf& b);
+
+// Axis `from` of a tensor moved to position `to` (the registered Transpose); `b`
+// itself when from == to.
+Result<NamedBuf> move_axis(Kit& kit, const NamedBuf& b, size_t from, size_t to);
+
+// A tensor's elements read on the host as int64 (a sync). Callers check the
+// dtype first, naming their node; a type decode_i64 does not know is internal.
+Result<std::vector<int64_t>> read_i64(Kit& kit, const NamedBuf& b);
+
 Attribute ints_attribute(std::vector<int64_t> v);
 Attribute int_attribute(int64_t v);
 

@@ -1,8 +1,6 @@
 #include "runtime/sequence_ops.h"
 
-#include "ops/op_eval.h"
 #include "ops/sequence.h"
-#include "runtime/kit/element_convert.h"
 #include "runtime/op_call.h"
 
 namespace gk {
@@ -15,8 +13,6 @@ NamedBuf make_sequence(Elements elements) {
   b.sequence = std::make_shared<const Elements>(std::move(elements));
   return b;
 }
-
-bool present(const NamedBuf& b) { return b.none || b.sequence || b.dtype() != DType::kUndefined; }
 
 Result<const Elements*> sequence_input(const Node& node, const std::vector<NamedBuf>& inputs, size_t i) {
   if (i >= inputs.size() || !inputs[i].sequence)
@@ -38,32 +34,13 @@ Result<int64_t> position(Kit& kit, const Node& node, const std::vector<NamedBuf>
   const NamedBuf& b = inputs[i];
   if (b.sequence || (b.dtype() != DType::kI64 && b.dtype() != DType::kI32) || b.count() != 1)
     return invalid_argument("{}: the position must be one int32 or int64 element", node.view.describe());
-  GK_TRY(HostTensor h, download_tensor(kit, b.dtype(), b.shape, b.buf.ptr()));
-  int64_t p = 0;
-  kit_detail::decode_i64(h.dtype(), h.raw(), &p, 1);
+  GK_TRY(std::vector<int64_t> v, read_i64(kit, b));
+  const int64_t p = v[0];
   const int64_t hi = end_ok ? n : n - 1;
   if (p < -n || p > hi)
     return out_of_range("{}: position {} is outside [{}, {}] for a sequence of {}", node.view.describe(), p, -n, hi,
                         n);
   return p < 0 ? p + n : p;
-}
-
-Result<NamedBuf> own(Kit& kit, const NamedBuf& b) {
-  if (b.host) return NamedBuf{"", GkBuf(), b.shape, b.host};
-  GK_TRY(GkBuf buf, kit.alloc(b.buf.dtype(), b.buf.count()));
-  if (buf.bytes()) GK_RETURN_IF_ERROR(kit.device().copy(buf.ptr(), b.buf.ptr(), buf.bytes()));
-  return NamedBuf{"", std::move(buf), b.shape};
-}
-
-Result<NamedBuf> move_axis(Kit& kit, const NamedBuf& b, size_t from, size_t to) {
-  std::vector<int64_t> perm;
-  for (size_t d = 0; d < b.shape.size(); ++d)
-    if (d != from) perm.push_back(static_cast<int64_t>(d));
-  perm.insert(perm.begin() + static_cast<std::ptrdiff_t>(to), static_cast<int64_t>(from));
-  AttrMap attrs;
-  attrs.set("perm", ints_attribute(perm));
-  GK_TRY(std::vector<NamedBuf> out, call_op(kit, "Transpose", 21, attrs, {b}));
-  return out[0];
 }
 
 Result<std::vector<NamedBuf>> split_to_sequence(Kit& kit, const Node& node, const std::vector<NamedBuf>& inputs) {
@@ -84,9 +61,7 @@ Result<std::vector<NamedBuf>> split_to_sequence(Kit& kit, const Node& node, cons
     const NamedBuf& s = inputs[1];
     if (s.sequence || (s.dtype() != DType::kI64 && s.dtype() != DType::kI32) || s.shape.size() > 1)
       return invalid_argument("{}: split must be an int32/int64 scalar or 1-D tensor", node.view.describe());
-    GK_TRY(HostTensor h, download_tensor(kit, s.dtype(), s.shape, s.buf.ptr()));
-    std::vector<int64_t> v(static_cast<size_t>(h.numel()));
-    kit_detail::decode_i64(h.dtype(), h.raw(), v.data(), h.numel());
+    GK_TRY(std::vector<int64_t> v, read_i64(kit, s));
     if (s.shape.empty()) {
       if (v[0] <= 0) return invalid_argument("{}: split {} must be positive", node.view.describe(), v[0]);
       for (int64_t at = 0; at < dim; at += v[0]) sizes.push_back(std::min(v[0], dim - at));
@@ -116,7 +91,7 @@ Result<std::vector<NamedBuf>> split_to_sequence(Kit& kit, const Node& node, cons
     if (axis != 0) {
       GK_TRY(piece, move_axis(kit, piece, 0, axis));
     } else {
-      GK_TRY(piece, own(kit, piece));
+      GK_TRY(piece, copy_buf(kit, piece));
     }
     if (squeeze) piece.shape.erase(piece.shape.begin() + static_cast<std::ptrdiff_t>(axis));
     elements.push_back(std::move(piece));
@@ -189,7 +164,7 @@ Result<std::vector<NamedBuf>> run_sequence_op(Kit& kit, const Node& node, const 
     Elements elements;
     for (size_t i = 0; i < inputs.size(); ++i) {
       GK_TRY(NamedBuf t, tensor_input(node, inputs, i));
-      GK_TRY(NamedBuf copy, own(kit, t));
+      GK_TRY(NamedBuf copy, copy_buf(kit, t));
       elements.push_back(std::move(copy));
     }
     return std::vector<NamedBuf>{make_sequence(std::move(elements))};
@@ -200,7 +175,7 @@ Result<std::vector<NamedBuf>> run_sequence_op(Kit& kit, const Node& node, const 
     const int64_t n = static_cast<int64_t>(s->size());
     GK_TRY(int64_t at, position(kit, node, inputs, 2, n, n, true));
     Elements elements(*s);
-    GK_TRY(NamedBuf copy, own(kit, t));
+    GK_TRY(NamedBuf copy, copy_buf(kit, t));
     elements.insert(elements.begin() + at, std::move(copy));
     return std::vector<NamedBuf>{make_sequence(std::move(elements))};
   }
@@ -236,8 +211,7 @@ Result<std::vector<NamedBuf>> run_sequence_op(Kit& kit, const Node& node, const 
       none.none = true;
       return std::vector<NamedBuf>{none};
     }
-    if (inputs[0].sequence || inputs[0].none) return std::vector<NamedBuf>{inputs[0]};
-    GK_TRY(NamedBuf copy, own(kit, inputs[0]));
+    GK_TRY(NamedBuf copy, copy_buf(kit, inputs[0]));
     return std::vector<NamedBuf>{copy};
   }
   if (op == "OptionalHasElement") {
@@ -250,8 +224,7 @@ Result<std::vector<NamedBuf>> run_sequence_op(Kit& kit, const Node& node, const 
   if (op == "OptionalGetElement") {
     if (inputs.empty() || !present(inputs[0]) || inputs[0].none)
       return invalid_argument("{}: the optional input is empty", node.view.describe());
-    if (inputs[0].sequence) return std::vector<NamedBuf>{inputs[0]};
-    GK_TRY(NamedBuf copy, own(kit, inputs[0]));  // a plain tensor input may live in the plan's arena
+    GK_TRY(NamedBuf copy, copy_buf(kit, inputs[0]));  // a plain tensor input may live in the plan's arena
     return std::vector<NamedBuf>{copy};
   }
   return internal_error("{} is not a sequence op", node.view.describe());
