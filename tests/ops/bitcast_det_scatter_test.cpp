@@ -6,13 +6,6 @@
 namespace gk::test {
 namespace {
 
-Attribute attr_str(std::string v) {
-  Attribute a;
-  a.kind = Attribute::Kind::kString;
-  a.s = std::move(v);
-  return a;
-}
-
 Result<OpResult> bitcast(HostTensor x, DType to) {
   OpCall c;
   c.op_type = "BitCast";
@@ -81,7 +74,7 @@ Result<OpResult> scatter(HostTensor past, HostTensor update, std::optional<HostT
   c.op_type = "TensorScatter";
   c.opset = 24;
   c.inputs = {std::move(past), std::move(update), std::move(idx)};
-  c.attrs.set("mode", attr_str(mode));
+  c.attrs.set("mode", string_attr(mode));
   c.attrs.set("axis", int_attr(axis));
   return run_op(c);
 }

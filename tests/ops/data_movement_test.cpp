@@ -10,12 +10,6 @@ using namespace gk::test;
 
 namespace {
 
-Attribute str_attr(std::string s) {
-  Attribute a;
-  a.kind = Attribute::Kind::kString;
-  a.s = std::move(s);
-  return a;
-}
 template <typename T>
 std::vector<T> iota(int n, T start = 0) {
   std::vector<T> v(n);
@@ -149,7 +143,7 @@ TEST_CASE("Pad: every mode, negative pads, attribute form and axes", "[ops][data
   auto x = f32({3}, {1, 2, 3});
   auto run_mode = [&](const char* mode, std::vector<int64_t> pads) {
     OpCall c = call("Pad", 19, {x, i64({2}, std::move(pads)), f32({}, {9})});
-    c.attrs.set("mode", str_attr(mode));
+    c.attrs.set("mode", string_attr(mode));
     auto r = run_op(c);
     REQUIRE(r.ok());
     return values_of<float>(r->outputs[0]);
@@ -173,7 +167,7 @@ TEST_CASE("Pad: every mode, negative pads, attribute form and axes", "[ops][data
   CHECK(values_of<int32_t>(ra->outputs[0]) == std::vector<int32_t>{-5, 1, 2, -5, 3, 4, -5, -5, -5});
 
   OpCall ax = call("Pad", 18, {f32({2, 2}, {1, 2, 3, 4}), i64({2}, {1, 0}), std::nullopt, i64({1}, {-1})});
-  ax.attrs.set("mode", str_attr("edge"));
+  ax.attrs.set("mode", string_attr("edge"));
   auto rx = run_op(ax);
   REQUIRE(rx.ok());
   CHECK(values_of<float>(rx->outputs[0]) == std::vector<float>{1, 1, 2, 3, 3, 4});
@@ -185,7 +179,7 @@ TEST_CASE("DepthToSpace / SpaceToDepth round trip, against the spec's reshape/tr
   for (const char* mode : {"DCR", "CRD"}) {
     OpCall d = call("DepthToSpace", 13, {x});
     d.attrs.set("blocksize", int_attr(b));
-    d.attrs.set("mode", str_attr(mode));
+    d.attrs.set("mode", string_attr(mode));
     auto r = run_op(d);
     REQUIRE(r.ok());
     REQUIRE(r->outputs[0].shape() == Shape{N, c, H * b, W * b});

@@ -9,13 +9,6 @@ using namespace gk::test;
 
 namespace {
 
-Attribute attr_str(std::string s) {
-  Attribute a;
-  a.kind = Attribute::Kind::kString;
-  a.s = std::move(s);
-  return a;
-}
-
 // f(y, x) = 10y + x on a 4x4 image.
 std::vector<double> affine_image() {
   std::vector<double> v;
@@ -65,7 +58,7 @@ TEST_CASE("RoiAlign avg: bins average the affine image at their centres", "[ops]
   for (int opset : {10, 16}) {
     OpCall c = roi_align(DType::kF32, {1, 1, 5, 5}, {0}, opset);
     c.attrs.set("spatial_scale", float_attr(0.5f));
-    if (opset == 16) c.attrs.set("coordinate_transformation_mode", attr_str("output_half_pixel"));
+    if (opset == 16) c.attrs.set("coordinate_transformation_mode", string_attr("output_half_pixel"));
     auto r = run_op(c);
     REQUIRE(r.ok());
     CHECK(values_of<float>(r->outputs[0]) == std::vector<float>{11, 12, 21, 22});
@@ -78,12 +71,12 @@ TEST_CASE("RoiAlign max: largest weighted corner term per sample", "[ops][detect
   c.attrs.set("output_height", int_attr(1));
   c.attrs.set("output_width", int_attr(1));
   c.attrs.set("sampling_ratio", int_attr(1));
-  c.attrs.set("mode", attr_str("max"));
-  c.attrs.set("coordinate_transformation_mode", attr_str("output_half_pixel"));
+  c.attrs.set("mode", string_attr("max"));
+  c.attrs.set("coordinate_transformation_mode", string_attr("output_half_pixel"));
   auto r = run_op(c);
   REQUIRE(r.ok());
   CHECK(values_of<float>(r->outputs[0]) == std::vector<float>{5.5f});
-  c.attrs.set("mode", attr_str("avg"));
+  c.attrs.set("mode", string_attr("avg"));
   auto avg = run_op(c);
   REQUIRE(avg.ok());
   CHECK(values_of<float>(avg->outputs[0]) == std::vector<float>{16.5f});
@@ -99,7 +92,7 @@ TEST_CASE("RoiAlign: out-of-range batch index, bad shapes", "[ops][detection]") 
   REQUIRE(!r.ok());
   CHECK(r.status().message().find("rois must be [num_rois, 4]") != std::string::npos);
   OpCall mode = roi_align(DType::kF32, {0, 0, 1, 1}, {0});
-  mode.attrs.set("mode", attr_str("median"));
+  mode.attrs.set("mode", string_attr("median"));
   CHECK(run_op(mode).status().code() == StatusCode::kInvalidModel);
 }
 

@@ -10,12 +10,6 @@ using namespace gk::test;
 
 namespace {
 
-Attribute str_attr(std::string s) {
-  Attribute a;
-  a.kind = Attribute::Kind::kString;
-  a.s = std::move(s);
-  return a;
-}
 HostTensor i32(Shape s, std::vector<int32_t> v) { return HostTensor::from_vector(DType::kI32, std::move(s), v); }
 
 }  // namespace
@@ -75,7 +69,7 @@ TEST_CASE("ScatterElements: reductions accumulate duplicates in order", "[ops][g
   auto run_reduction = [&](const char* reduction) {
     OpCall c = call("ScatterElements", 18, {data, idx, upd});
     c.attrs.set("axis", int_attr(1));
-    c.attrs.set("reduction", str_attr(reduction));
+    c.attrs.set("reduction", string_attr(reduction));
     auto r = run_op(c);
     REQUIRE(r.ok());
     return values_of<float>(r->outputs[0]);
@@ -93,7 +87,7 @@ TEST_CASE("ScatterElements: reductions accumulate duplicates in order", "[ops][g
   CHECK(values_of<float>(r->outputs[0]) == std::vector<float>{2.0f, 1.1f, 0, 1.0f, 0, 2.2f, 0, 2.1f, 1.2f});
 
   OpCall max16 = call("ScatterElements", 16, {data, idx, upd});
-  max16.attrs.set("reduction", str_attr("max"));  // max arrived in opset 18
+  max16.attrs.set("reduction", string_attr("max"));  // max arrived in opset 18
   CHECK(run_op(max16).status().code() == StatusCode::kInvalidModel);
   OpCall oob = call("ScatterElements", 13, {data, i64({1, 1}, {1}), f32({1, 1}, {7})});
   CHECK(run_op(oob).status().code() == StatusCode::kOutOfRange);
@@ -105,7 +99,7 @@ TEST_CASE("ScatterND: slices, duplicates under add, int32 data", "[ops][gather_s
   auto idx = i64({3, 1}, {1, 3, 1});
   auto upd = i32({3, 2}, {10, 20, 30, 40, 50, 60});
   OpCall add = call("ScatterND", 16, {data, idx, upd});
-  add.attrs.set("reduction", str_attr("add"));
+  add.attrs.set("reduction", string_attr("add"));
   auto r = run_op(add);
   REQUIRE(r.ok());
   CHECK(values_of<int32_t>(r->outputs[0]) == std::vector<int32_t>{1, 1, 61, 81, 1, 1, 31, 41});

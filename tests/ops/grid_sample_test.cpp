@@ -7,13 +7,6 @@
 namespace gk::test {
 namespace {
 
-Attribute attr_str(std::string s) {
-  Attribute a;
-  a.kind = Attribute::Kind::kString;
-  a.s = std::move(s);
-  return a;
-}
-
 std::vector<double> run_values(const OpCall& c, const Shape& want_shape) {
   auto r = run_op(c);
   INFO((r.ok() ? std::string("ok") : r.status().to_string()));
@@ -41,9 +34,9 @@ OpCall sample_row(std::vector<float> row, std::vector<float> xs, const std::stri
     grid.push_back(0.0f);
   }
   OpCall c = call("GridSample", opset, {f32({1, 1, 1, w}, row), f32({1, 1, p, 2}, grid)});
-  c.attrs.set("padding_mode", attr_str(padding));
+  c.attrs.set("padding_mode", string_attr(padding));
   c.attrs.set("align_corners", int_attr(align));
-  c.attrs.set("mode", attr_str(mode));
+  c.attrs.set("mode", string_attr(mode));
   return c;
 }
 
@@ -116,7 +109,7 @@ TEST_CASE("GridSample dtypes: f16/f64 images, mixed grid types, channels", "[ops
     }
   }
   OpCall bad = call("GridSample", 22, {f32({1, 1, 2, 2}, {1, 2, 3, 4}), f32({1, 1, 1, 2}, {0, 0})});
-  bad.attrs.set("padding_mode", attr_str("wrap"));
+  bad.attrs.set("padding_mode", string_attr("wrap"));
   auto r = run_op(bad);
   REQUIRE(!r.ok());
   CHECK(r.status().to_string().find("padding_mode") != std::string::npos);

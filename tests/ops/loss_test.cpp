@@ -8,13 +8,6 @@
 namespace gk::test {
 namespace {
 
-Attribute attr_string(std::string v) {
-  Attribute a;
-  a.kind = Attribute::Kind::kString;
-  a.s = std::move(v);
-  return a;
-}
-
 OpCall loss_call(const std::string& op, int opset, std::vector<std::optional<HostTensor>> inputs,
                  const std::string& reduction, std::optional<int64_t> ignore_index = std::nullopt, int outputs = 1) {
   OpCall c;
@@ -22,7 +15,7 @@ OpCall loss_call(const std::string& op, int opset, std::vector<std::optional<Hos
   c.opset = opset;
   c.inputs = std::move(inputs);
   c.num_outputs = outputs;
-  c.attrs.set("reduction", attr_string(reduction));
+  c.attrs.set("reduction", string_attr(reduction));
   if (ignore_index) c.attrs.set("ignore_index", int_attr(*ignore_index));
   return c;
 }

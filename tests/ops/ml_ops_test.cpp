@@ -13,31 +13,6 @@ namespace {
 
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 
-Attribute str_attr(std::string s) {
-  Attribute a;
-  a.kind = Attribute::Kind::kString;
-  a.s = std::move(s);
-  return a;
-}
-Attribute strs_attr(std::vector<std::string> v) {
-  Attribute a;
-  a.kind = Attribute::Kind::kStrings;
-  a.strings = std::move(v);
-  return a;
-}
-Attribute floats_attr(std::vector<float> v) {
-  Attribute a;
-  a.kind = Attribute::Kind::kFloats;
-  a.floats = std::move(v);
-  return a;
-}
-Attribute tensor_attr(HostTensor t) {
-  Attribute a;
-  a.kind = Attribute::Kind::kTensor;
-  a.tensor = std::make_shared<const HostTensor>(std::move(t));
-  return a;
-}
-
 OpCall ml_call(std::string op, int opset, std::vector<std::optional<HostTensor>> inputs) {
   OpCall c = call(std::move(op), opset, std::move(inputs));
   c.domain = "ai.onnx.ml";
@@ -64,7 +39,7 @@ TEST_CASE("ml ops: ONNX node tests", "[ops][ml]") {
 // Pool: the 1-gram [1] (coordinate 0) and the 2-gram [1, 2] (coordinate 1).
 OpCall tfidf(HostTensor x, std::string mode, int64_t max_skip) {
   OpCall c = call("TfIdfVectorizer", 9, {std::move(x)});
-  c.attrs.set("mode", str_attr(std::move(mode)));
+  c.attrs.set("mode", string_attr(std::move(mode)));
   c.attrs.set("min_gram_length", int_attr(1));
   c.attrs.set("max_gram_length", int_attr(2));
   c.attrs.set("max_skip_count", int_attr(max_skip));
@@ -96,7 +71,7 @@ TEST_CASE("TfIdfVectorizer: skip-grams counted by hand", "[ops][ml]") {
   auto tfidf_r = run_op(weighted);
   REQUIRE(tfidf_r.ok());
   check_close(tfidf_r->outputs[0], {2}, {1.5, 6});
-  weighted.attrs.set("mode", str_attr("IDF"));
+  weighted.attrs.set("mode", string_attr("IDF"));
   auto idf_r = run_op(weighted);
   REQUIRE(idf_r.ok());
   check_close(idf_r->outputs[0], {2}, {0.5, 2});
@@ -109,13 +84,13 @@ TEST_CASE("TfIdfVectorizer: skip-grams counted by hand", "[ops][ml]") {
 
 TEST_CASE("TfIdfVectorizer: string pool, batched, permuted coordinates", "[ops][ml]") {
   OpCall c = call("TfIdfVectorizer", 9, {HostTensor::strings({2, 3}, {"a", "b", "a", "b", "b", "c"})});
-  c.attrs.set("mode", str_attr("TF"));
+  c.attrs.set("mode", string_attr("TF"));
   c.attrs.set("min_gram_length", int_attr(1));
   c.attrs.set("max_gram_length", int_attr(2));
   c.attrs.set("max_skip_count", int_attr(0));
   c.attrs.set("ngram_counts", ints_attr({0, 2}));
   c.attrs.set("ngram_indexes", ints_attr({2, 0, 1}));  // a -> 2, b -> 0, [a, b] -> 1
-  c.attrs.set("pool_strings", strs_attr({"a", "b", "a", "b"}));
+  c.attrs.set("pool_strings", strings_attr({"a", "b", "a", "b"}));
   auto r = run_op(c);
   REQUIRE(r.ok());
   // Row 0 "a b a": a 2, b 1, [a, b] 1. Row 1 "b b c": b 2.
@@ -304,7 +279,7 @@ TEST_CASE("TreeEnsembleRegressor: the same forest in the legacy encoding", "[ops
     c.attrs.set("nodes_treeids", ints_attr({0, 0, 0, 0, 0, 0, 0, 1}));
     c.attrs.set("nodes_nodeids", ints_attr({0, 1, 2, 3, 4, 5, 6, 0}));
     c.attrs.set("nodes_featureids", ints_attr({0, 1, 1, 0, 0, 0, 0, 0}));
-    c.attrs.set("nodes_modes", strs_attr({"BRANCH_LEQ", "BRANCH_LT", "BRANCH_GTE", "LEAF", "LEAF", "LEAF", "LEAF",
+    c.attrs.set("nodes_modes", strings_attr({"BRANCH_LEQ", "BRANCH_LT", "BRANCH_GTE", "LEAF", "LEAF", "LEAF", "LEAF",
                                           "LEAF"}));
     c.attrs.set("nodes_values", floats_attr({0.5f, 2, 3, 0, 0, 0, 0, 0}));
     c.attrs.set("nodes_truenodeids", ints_attr({1, 3, 5, 0, 0, 0, 0, 0}));
@@ -319,7 +294,7 @@ TEST_CASE("TreeEnsembleRegressor: the same forest in the legacy encoding", "[ops
     REQUIRE(r.ok());
     CHECK(r->outputs[0].dtype() == DType::kF32);
     check_close(r->outputs[0], {4, 2}, {111, 200, 113, 200, 110, 204, 110, 202});
-    c.attrs.set("aggregate_function", str_attr("AVERAGE"));
+    c.attrs.set("aggregate_function", string_attr("AVERAGE"));
     auto avg = run_op(c);
     REQUIRE(avg.ok());
     check_close(avg->outputs[0], {4, 2}, {105.5, 200, 106.5, 200, 105, 202, 105, 201});

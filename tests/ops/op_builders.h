@@ -4,6 +4,7 @@
 
 #include "tests/ops/op_harness.h"
 
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -34,5 +35,14 @@ inline Attribute ints_attr(std::vector<int64_t> v) {
 }
 inline Attribute float_attr(float v) { return attr_of<&Attribute::f>(Attribute::Kind::kFloat, v); }
 inline Attribute string_attr(std::string v) { return attr_of<&Attribute::s>(Attribute::Kind::kString, std::move(v)); }
+inline Attribute strings_attr(std::vector<std::string> v) {
+  return attr_of<&Attribute::strings>(Attribute::Kind::kStrings, std::move(v));
+}
+inline Attribute floats_attr(std::vector<float> v) {
+  return attr_of<&Attribute::floats>(Attribute::Kind::kFloats, std::move(v));
+}
+inline Attribute tensor_attr(HostTensor t) {
+  return attr_of<&Attribute::tensor>(Attribute::Kind::kTensor, std::make_shared<const HostTensor>(std::move(t)));
+}
 
 }  // namespace gk::test

@@ -9,18 +9,6 @@ using namespace gk::test;
 
 namespace {
 
-Attribute attr_str(std::string s) {
-  Attribute a;
-  a.kind = Attribute::Kind::kString;
-  a.s = std::move(s);
-  return a;
-}
-Attribute attr_floats(std::vector<float> v) {
-  Attribute a;
-  a.kind = Attribute::Kind::kFloats;
-  a.floats = std::move(v);
-  return a;
-}
 HostTensor scales_of(std::vector<float> v) {
   return HostTensor::from_vector(DType::kF32, {static_cast<int64_t>(v.size())}, v);
 }
@@ -59,18 +47,18 @@ TEST_CASE("Resize nearest: rounding modes and coordinate transforms", "[ops][res
   auto line = f32({5}, {0, 10, 20, 30, 40});
   auto sizes = i64({1}, {10});
   OpCall c = resize(line, std::nullopt, std::nullopt, sizes);
-  c.attrs.set("coordinate_transformation_mode", attr_str("asymmetric"));
+  c.attrs.set("coordinate_transformation_mode", string_attr("asymmetric"));
   check_close(run_values(c, {10}), {0, 0, 10, 10, 20, 20, 30, 30, 40, 40});  // round_prefer_floor
-  c.attrs.set("nearest_mode", attr_str("round_prefer_ceil"));
+  c.attrs.set("nearest_mode", string_attr("round_prefer_ceil"));
   check_close(run_values(c, {10}), {0, 10, 10, 20, 20, 30, 30, 40, 40, 40});  // 4.5 → 5, clamped to 4
-  c.attrs.set("nearest_mode", attr_str("ceil"));
+  c.attrs.set("nearest_mode", string_attr("ceil"));
   check_close(run_values(c, {10}), {0, 10, 10, 20, 20, 30, 30, 40, 40, 40});
-  c.attrs.set("nearest_mode", attr_str("floor"));
+  c.attrs.set("nearest_mode", string_attr("floor"));
   check_close(run_values(c, {10}), {0, 0, 10, 10, 20, 20, 30, 30, 40, 40});
 
   // align_corners 5 → 3: x_orig = x * 4 / 2 = 0, 2, 4.
   OpCall ac = resize(line, std::nullopt, std::nullopt, i64({1}, {3}));
-  ac.attrs.set("coordinate_transformation_mode", attr_str("align_corners"));
+  ac.attrs.set("coordinate_transformation_mode", string_attr("align_corners"));
   check_close(run_values(ac, {3}), {0, 20, 40});
 
   // Integer and bool types gather exactly.
@@ -98,8 +86,8 @@ TEST_CASE("Resize nearest: integer upsampling factors", "[ops][resize]") {
                       scales_of({static_cast<float>(f[0]), static_cast<float>(f[1]), static_cast<float>(f[2]),
                                  static_cast<float>(f[3])}),
                       std::nullopt);
-    c.attrs.set("coordinate_transformation_mode", attr_str("asymmetric"));
-    c.attrs.set("nearest_mode", attr_str("floor"));
+    c.attrs.set("coordinate_transformation_mode", string_attr("asymmetric"));
+    c.attrs.set("nearest_mode", string_attr("floor"));
     const Shape out{in[0] * f[0], in[1] * f[1], in[2] * f[2], in[3] * f[3]};
     std::vector<double> want;
     for (int64_t n = 0; n < out[0]; ++n)
@@ -116,19 +104,19 @@ TEST_CASE("Resize linear and cubic: 1-D values", "[ops][resize]") {
   auto line = f32({1, 4}, {1, 2, 3, 4});
   // half_pixel at scale 0.5: x_orig = 0.5, 2.5.
   OpCall c = resize(line, std::nullopt, scales_of({1, 0.5f}), std::nullopt);
-  c.attrs.set("mode", attr_str("linear"));
+  c.attrs.set("mode", string_attr("linear"));
   check_close(run_values(c, {1, 2}), {1.5, 3.5});
   // align_corners to 7: x_orig = x * 3 / 6 = 0, .5, 1, ...
   OpCall ac = resize(line, std::nullopt, std::nullopt, i64({2}, {1, 7}));
-  ac.attrs.set("mode", attr_str("linear"));
-  ac.attrs.set("coordinate_transformation_mode", attr_str("align_corners"));
+  ac.attrs.set("mode", string_attr("linear"));
+  ac.attrs.set("coordinate_transformation_mode", string_attr("align_corners"));
   check_close(run_values(ac, {1, 7}), {1, 1.5, 2, 2.5, 3, 3.5, 4});
 
   // Cubic, a = -0.75, half_pixel, scale 2. The first value by hand: x_orig = -0.25,
   // taps -2..1 read [1, 1, 1, 4] (edge clamp) with weights (-0.03515625, 0.26171875,
   // 0.87890625, -0.10546875) → 0.68359375.
   OpCall cu = resize(f32({4}, {1, 4, 2, 8}), std::nullopt, scales_of({2}), std::nullopt);
-  cu.attrs.set("mode", attr_str("cubic"));
+  cu.attrs.set("mode", string_attr("cubic"));
   check_close(run_values(cu, {8}),
               {0.68359375, 1.75, 3.53125, 3.65234375, 1.92578125, 3.1484375, 6.5703125, 8.6328125});
   // a = -0.5 with exclude_outside: weights of taps outside [0, 4) drop out and the
@@ -142,17 +130,17 @@ TEST_CASE("Resize linear and cubic: 1-D values", "[ops][resize]") {
 TEST_CASE("Resize tf_crop_and_resize: roi and extrapolation", "[ops][resize]") {
   // x_orig = x * (1.5 - 0.5) * 3 / 2 + 0.5 * 3 = 1.5, 3, 4.5 (outside → extrapolation).
   OpCall c = resize(f32({4}, {0, 10, 20, 30}), f32({2}, {0.5f, 1.5f}), std::nullopt, i64({1}, {3}));
-  c.attrs.set("mode", attr_str("linear"));
-  c.attrs.set("coordinate_transformation_mode", attr_str("tf_crop_and_resize"));
+  c.attrs.set("mode", string_attr("linear"));
+  c.attrs.set("coordinate_transformation_mode", string_attr("tf_crop_and_resize"));
   c.attrs.set("extrapolation_value", float_attr(-1));
   check_close(run_values(c, {3}), {15, 30, -1});
-  c.attrs.set("mode", attr_str("nearest"));
+  c.attrs.set("mode", string_attr("nearest"));
   check_close(run_values(c, {3}), {10, 30, -1});  // 1.5 rounds down (round_prefer_floor)
   // With axes, roi covers only the listed axes; the row axis out of range marks the
   // whole row.
   OpCall a = resize(f32({2, 2}, {1, 2, 3, 4}), f32({2}, {0.0f, 2.0f}), std::nullopt, i64({1}, {2}));
-  a.attrs.set("mode", attr_str("linear"));
-  a.attrs.set("coordinate_transformation_mode", attr_str("tf_crop_and_resize"));
+  a.attrs.set("mode", string_attr("linear"));
+  a.attrs.set("coordinate_transformation_mode", string_attr("tf_crop_and_resize"));
   a.attrs.set("axes", ints_attr({0}));
   a.attrs.set("extrapolation_value", float_attr(9));
   check_close(run_values(a, {2, 2}), {1, 2, 9, 9});
@@ -175,8 +163,8 @@ TEST_CASE("Resize linear N-D: separable passes reproduce an affine field", "[ops
   for (DType t : {DType::kF32, DType::kF64, DType::kF16}) {
     INFO(dtype_name(t));
     OpCall c = resize(make_tensor(t, in, xv), std::nullopt, std::nullopt, i64({4}, out));
-    c.attrs.set("mode", attr_str("linear"));
-    c.attrs.set("coordinate_transformation_mode", attr_str("align_corners"));
+    c.attrs.set("mode", string_attr("linear"));
+    c.attrs.set("coordinate_transformation_mode", string_attr("align_corners"));
     auto r = run_op(c);
     REQUIRE(r.ok());
     CHECK(r->outputs[0].dtype() == t);
@@ -187,8 +175,8 @@ TEST_CASE("Resize linear N-D: separable passes reproduce an affine field", "[ops
   // uint8 rounds to nearest: [0, 255] at x_orig 0.5 → 127.5 → 128.
   auto u8 = HostTensor::from_vector(DType::kU8, {2}, std::vector<uint8_t>{0, 255});
   OpCall cu = resize(u8, std::nullopt, std::nullopt, i64({1}, {3}));
-  cu.attrs.set("mode", attr_str("linear"));
-  cu.attrs.set("coordinate_transformation_mode", attr_str("align_corners"));
+  cu.attrs.set("mode", string_attr("linear"));
+  cu.attrs.set("coordinate_transformation_mode", string_attr("align_corners"));
   auto ru = run_op(cu);
   REQUIRE(ru.ok());
   CHECK(values_of<uint8_t>(ru->outputs[0]) == std::vector<uint8_t>{0, 128, 255});
@@ -198,12 +186,12 @@ TEST_CASE("Resize sizes with keep_aspect_ratio_policy and axes", "[ops][resize]"
   auto x = f32({1, 1, 2, 4}, {1, 2, 3, 4, 5, 6, 7, 8});
   OpCall c = resize(x, std::nullopt, std::nullopt, i64({2}, {1, 3}));
   c.attrs.set("axes", ints_attr({2, 3}));
-  c.attrs.set("keep_aspect_ratio_policy", attr_str("not_larger"));
+  c.attrs.set("keep_aspect_ratio_policy", string_attr("not_larger"));
   // scale = min(1/2, 3/4) = 0.5 → out [1, 2].
   auto r = run_op(c);
   REQUIRE(r.ok());
   CHECK(r->outputs[0].shape() == Shape{1, 1, 1, 2});
-  c.attrs.set("keep_aspect_ratio_policy", attr_str("not_smaller"));
+  c.attrs.set("keep_aspect_ratio_policy", string_attr("not_smaller"));
   // scale = 0.75 → out [round(1.5), 3] = [2, 3].
   auto r2 = run_op(c);
   REQUIRE(r2.ok());
@@ -213,8 +201,8 @@ TEST_CASE("Resize sizes with keep_aspect_ratio_policy and axes", "[ops][resize]"
 TEST_CASE("Upsample and Resize-10: asymmetric, floor up / ceil down", "[ops][resize]") {
   auto x = f32({1, 1, 2, 2}, {1, 2, 3, 4});
   OpCall up7{"Upsample", "", 7, {}, {x}};
-  up7.attrs.set("scales", attr_floats({1, 1, 2, 2}));
-  up7.attrs.set("mode", attr_str("linear"));
+  up7.attrs.set("scales", floats_attr({1, 1, 2, 2}));
+  up7.attrs.set("mode", string_attr("linear"));
   check_close(run_values(up7, {1, 1, 4, 4}), {1, 1.5, 2, 2, 2, 2.5, 3, 3, 3, 3.5, 4, 4, 3, 3.5, 4, 4});
 
   OpCall up9{"Upsample", "", 9, {}, {x, scales_of({1, 1, 2, 3})}};
@@ -247,17 +235,17 @@ TEST_CASE("Resize: identity copy, empty output, errors", "[ops][resize]") {
   auto negative = run_op(resize(x, std::nullopt, scales_of({1, -2}), std::nullopt));
   CHECK(negative.status().code() == StatusCode::kInvalidModel);
   OpCall bad = resize(x, std::nullopt, scales_of({1, 2}), std::nullopt);
-  bad.attrs.set("mode", attr_str("bicubic"));
+  bad.attrs.set("mode", string_attr("bicubic"));
   auto rb = run_op(bad);
   REQUIRE(!rb.ok());
   CHECK(rb.status().message().find("bicubic") != std::string::npos);
   OpCall crop = resize(x, std::nullopt, scales_of({1, 2}), std::nullopt);
-  crop.attrs.set("coordinate_transformation_mode", attr_str("tf_crop_and_resize"));
+  crop.attrs.set("coordinate_transformation_mode", string_attr("tf_crop_and_resize"));
   CHECK(!run_op(crop).ok());  // tf_crop_and_resize without roi
   // int64 has no linear kernel: a named Unimplemented error.
   OpCall lin = resize(HostTensor::from_vector(DType::kI64, {2}, std::vector<int64_t>{1, 2}), std::nullopt,
                       scales_of({2}), std::nullopt);
-  lin.attrs.set("mode", attr_str("linear"));
+  lin.attrs.set("mode", string_attr("linear"));
   CHECK(run_op(lin).status().code() == StatusCode::kUnimplemented);
 }
 

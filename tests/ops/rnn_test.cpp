@@ -5,25 +5,6 @@
 namespace gk::test {
 namespace {
 
-Attribute attr_string(std::string v) {
-  Attribute a;
-  a.kind = Attribute::Kind::kString;
-  a.s = std::move(v);
-  return a;
-}
-Attribute attr_strings(std::vector<std::string> v) {
-  Attribute a;
-  a.kind = Attribute::Kind::kStrings;
-  a.strings = std::move(v);
-  return a;
-}
-Attribute attr_floats(std::vector<float> v) {
-  Attribute a;
-  a.kind = Attribute::Kind::kFloats;
-  a.floats = std::move(v);
-  return a;
-}
-
 void check_close(const HostTensor& got, const std::vector<double>& want, double tol = 1e-5) {
   const std::vector<double> g = doubles_of(got);
   REQUIRE(g.size() == want.size());
@@ -41,9 +22,9 @@ OpCall linear_rnn(std::vector<std::optional<HostTensor>> inputs, int outputs) {
   c.inputs = std::move(inputs);
   c.num_outputs = outputs;
   c.attrs.set("hidden_size", int_attr(1));
-  c.attrs.set("activations", attr_strings({"Affine"}));
-  c.attrs.set("activation_alpha", attr_floats({1.0f}));
-  c.attrs.set("activation_beta", attr_floats({0.0f}));
+  c.attrs.set("activations", strings_attr({"Affine"}));
+  c.attrs.set("activation_alpha", floats_attr({1.0f}));
+  c.attrs.set("activation_beta", floats_attr({0.0f}));
   return c;
 }
 
@@ -96,7 +77,7 @@ TEST_CASE("rnn: one GRU step, with and without linear_before_reset", "[ops][rnn]
 
 TEST_CASE("rnn: reverse direction runs from the last step", "[ops][rnn]") {
   OpCall c = linear_rnn({f32({3, 1, 1}, {1, 2, 3}), f32({1, 1, 1}, {1}), f32({1, 1, 1}, {0.5f})}, 2);
-  c.attrs.set("direction", attr_string("reverse"));
+  c.attrs.set("direction", string_attr("reverse"));
   auto r = run_op(c);
   REQUIRE(r.ok());
   // h2 = 3, h1 = 2 + 1.5, h0 = 1 + 1.75.
@@ -109,11 +90,11 @@ TEST_CASE("rnn: sequence_lens zero-fills Y and freezes the state, both direction
   OpCall c = linear_rnn({f32({2, 3, 1}, {1, 2, 3, 4, 5, 6}), f32({2, 1, 1}, {1, 1}), f32({2, 1, 1}, {0.5f, 0.5f}),
                          std::nullopt, make_tensor(DType::kI32, {2}, {3, 2})},
                         2);
-  c.attrs.set("direction", attr_string("bidirectional"));
+  c.attrs.set("direction", string_attr("bidirectional"));
   c.attrs.set("layout", int_attr(1));
-  c.attrs.set("activations", attr_strings({"Affine", "Affine"}));
-  c.attrs.set("activation_alpha", attr_floats({1.0f, 1.0f}));
-  c.attrs.set("activation_beta", attr_floats({0.0f, 0.0f}));
+  c.attrs.set("activations", strings_attr({"Affine", "Affine"}));
+  c.attrs.set("activation_alpha", floats_attr({1.0f, 1.0f}));
+  c.attrs.set("activation_beta", floats_attr({0.0f, 0.0f}));
   auto r = run_op(c);
   REQUIRE(r.ok());
   // Y [batch, seq, dirs, hidden]. Forward b0: 1, 2.5, 4.25; reverse b0: 2.75, 3.5, 3.
@@ -135,7 +116,7 @@ TEST_CASE("rnn: a wrong W shape and an unknown activation are errors", "[ops][rn
   OpCall c = linear_rnn({f32({3, 1, 1}, {1, 2, 3}), f32({1, 2, 1}, {1, 1}), f32({1, 1, 1}, {1})}, 1);
   CHECK(!run_op(c).ok());
   OpCall d = linear_rnn({f32({3, 1, 1}, {1, 2, 3}), f32({1, 1, 1}, {1}), f32({1, 1, 1}, {1})}, 1);
-  d.attrs.set("activations", attr_strings({"Swish"}));
+  d.attrs.set("activations", strings_attr({"Swish"}));
   CHECK(!run_op(d).ok());
 }
 

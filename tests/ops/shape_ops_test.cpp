@@ -9,12 +9,6 @@ using namespace gk::test;
 
 namespace {
 
-Attribute tensor_attr(HostTensor t) {
-  Attribute a;
-  a.kind = Attribute::Kind::kTensor;
-  a.tensor = std::make_shared<const HostTensor>(std::move(t));
-  return a;
-}
 std::vector<float> iota_f(int n) {
   std::vector<float> v(n);
   for (int i = 0; i < n; ++i) v[i] = static_cast<float>(i);

@@ -14,31 +14,6 @@ namespace fs = std::filesystem;
 
 HostTensor strs(Shape shape, std::vector<std::string> v) { return HostTensor::strings(std::move(shape), std::move(v)); }
 
-Attribute attr_string(std::string s) {
-  Attribute a;
-  a.kind = Attribute::Kind::kString;
-  a.s = std::move(s);
-  return a;
-}
-Attribute attr_strings(std::vector<std::string> v) {
-  Attribute a;
-  a.kind = Attribute::Kind::kStrings;
-  a.strings = std::move(v);
-  return a;
-}
-Attribute attr_floats(std::vector<float> v) {
-  Attribute a;
-  a.kind = Attribute::Kind::kFloats;
-  a.floats = std::move(v);
-  return a;
-}
-Attribute attr_tensor(HostTensor t) {
-  Attribute a;
-  a.kind = Attribute::Kind::kTensor;
-  a.tensor = std::make_shared<const HostTensor>(std::move(t));
-  return a;
-}
-
 OpCall call(const std::string& op, int opset, std::vector<std::optional<HostTensor>> inputs, int outputs = 1) {
   OpCall c;
   c.op_type = op;
@@ -182,7 +157,7 @@ TEST_CASE("StringSplit: whitespace runs, maxsplit and delimiters as Python's str
   }
   SECTION("a multi-character delimiter; adjacent ones give empty parts") {
     OpCall c = call("StringSplit", 20, {strs({3}, {"a::b::::c", "", "::"})}, 2);
-    c.attrs.set("delimiter", attr_string("::"));
+    c.attrs.set("delimiter", string_attr("::"));
     auto r = run_op(c);
     REQUIRE(r.ok());
     CHECK(r->outputs[0].shape() == Shape{3, 4});
@@ -197,13 +172,13 @@ TEST_CASE("StringSplit: whitespace runs, maxsplit and delimiters as Python's str
 
 TEST_CASE("RegexFullMatch: whole-string matches, bad patterns refused", "[ops][strings]") {
   OpCall c = call("RegexFullMatch", 20, {strs({2, 2}, {"ab12", "ab12x", "", "AB1"})});
-  c.attrs.set("pattern", attr_string("[a-z]*\\d+"));
+  c.attrs.set("pattern", string_attr("[a-z]*\\d+"));
   auto r = run_op(c);
   REQUIRE(r.ok());
   CHECK(r->outputs[0].dtype() == DType::kBool);
   CHECK(values_of<bool>(r->outputs[0]) == std::vector<bool>{true, false, false, false});
 
-  c.attrs.set("pattern", attr_string("(ab"));
+  c.attrs.set("pattern", string_attr("(ab"));
   auto bad = run_op(c);
   REQUIRE(!bad.ok());
   CHECK(bad.status().code() == StatusCode::kInvalidModel);
@@ -212,12 +187,12 @@ TEST_CASE("RegexFullMatch: whole-string matches, bad patterns refused", "[ops][s
 #ifdef __GLIBCXX__
   // The default libstdc++ executor overflowed the stack here (15,000 characters).
   c = call("RegexFullMatch", 20, {strs({2}, {std::string(200000, 'a'), std::string(200000, 'a') + "c"})});
-  c.attrs.set("pattern", attr_string("(a|b)*"));
+  c.attrs.set("pattern", string_attr("(a|b)*"));
   r = run_op(c);
   REQUIRE(r.ok());
   CHECK(values_of<bool>(r->outputs[0]) == std::vector<bool>{true, false});
   // Back-references are not RE2 syntax.
-  c.attrs.set("pattern", attr_string("(a)\\1"));
+  c.attrs.set("pattern", string_attr("(a)\\1"));
   CHECK(run_op(c).status().code() == StatusCode::kInvalidModel);
 #endif
 }
@@ -225,8 +200,8 @@ TEST_CASE("RegexFullMatch: whole-string matches, bad patterns refused", "[ops][s
 TEST_CASE("StringNormalizer: stopwords, case, shapes", "[ops][strings]") {
   SECTION("case-insensitive stopwords; UPPER leaves non-ASCII bytes alone") {
     OpCall c = call("StringNormalizer", 10, {strs({1, 4}, {"MonDay", "\xc3\xa9t\xc3\xa9", "Sun", "monday"})});
-    c.attrs.set("stopwords", attr_strings({"MONDAY", "sun"}));
-    c.attrs.set("case_change_action", attr_string("UPPER"));
+    c.attrs.set("stopwords", strings_attr({"MONDAY", "sun"}));
+    c.attrs.set("case_change_action", string_attr("UPPER"));
     auto r = run_op(c);
     REQUIRE(r.ok());
     CHECK(r->outputs[0].shape() == Shape{1, 1});
@@ -234,16 +209,16 @@ TEST_CASE("StringNormalizer: stopwords, case, shapes", "[ops][strings]") {
   }
   SECTION("case-sensitive keeps other cases; LOWER") {
     OpCall c = call("StringNormalizer", 10, {strs({3}, {"MonDay", "monday", "X"})});
-    c.attrs.set("stopwords", attr_strings({"monday"}));
+    c.attrs.set("stopwords", strings_attr({"monday"}));
     c.attrs.set("is_case_sensitive", int_attr(1));
-    c.attrs.set("case_change_action", attr_string("LOWER"));
+    c.attrs.set("case_change_action", string_attr("LOWER"));
     auto r = run_op(c);
     REQUIRE(r.ok());
     CHECK(strings_of(r->outputs[0]) == std::vector<std::string>{"monday", "x"});
   }
   SECTION("everything removed from [1, C]: [1, 1] holding one empty string") {
     OpCall c = call("StringNormalizer", 10, {strs({1, 2}, {"a", "A"})});
-    c.attrs.set("stopwords", attr_strings({"a"}));
+    c.attrs.set("stopwords", strings_attr({"a"}));
     auto r = run_op(c);
     REQUIRE(r.ok());
     CHECK(r->outputs[0].shape() == Shape{1, 1});
@@ -253,10 +228,10 @@ TEST_CASE("StringNormalizer: stopwords, case, shapes", "[ops][strings]") {
     CHECK(run_op(call("StringNormalizer", 10, {strs({2, 1}, {"a", "b"})})).status().code() ==
           StatusCode::kInvalidModel);
     OpCall c = call("StringNormalizer", 10, {strs({1}, {"a"})});
-    c.attrs.set("case_change_action", attr_string("TITLE"));
+    c.attrs.set("case_change_action", string_attr("TITLE"));
     CHECK(run_op(c).status().code() == StatusCode::kInvalidModel);
     c = call("StringNormalizer", 10, {strs({1}, {"i"})});
-    c.attrs.set("locale", attr_string("tr_TR"));
+    c.attrs.set("locale", string_attr("tr_TR"));
     CHECK(run_op(c).status().code() == StatusCode::kUnimplemented);
   }
 }
@@ -275,8 +250,8 @@ TEST_CASE("LabelEncoder: float NaN keys, last duplicate wins, version 1 both way
   SECTION("float keys to strings; NaN matches NaN, -0.0 matches 0.0") {
     OpCall c = call("LabelEncoder", 2, {f32({5}, {nan, 0.0f, 1.0f, 2.0f, -1.0f})});
     c.domain = "ai.onnx.ml";
-    c.attrs.set("keys_floats", attr_floats({1.0f, nan, -0.0f}));
-    c.attrs.set("values_strings", attr_strings({"one", "nan", "zero"}));
+    c.attrs.set("keys_floats", floats_attr({1.0f, nan, -0.0f}));
+    c.attrs.set("values_strings", strings_attr({"one", "nan", "zero"}));
     auto r = run_op(c);
     REQUIRE(r.ok());
     CHECK(strings_of(r->outputs[0]) == std::vector<std::string>{"nan", "zero", "one", "_Unused", "_Unused"});
@@ -284,8 +259,8 @@ TEST_CASE("LabelEncoder: float NaN keys, last duplicate wins, version 1 both way
   SECTION("duplicate keys: the last one wins; int32 keys tensor to double values") {
     OpCall c = call("LabelEncoder", 4, {make_tensor(DType::kI32, {2, 2}, {7, 3, 9, 7})});
     c.domain = "ai.onnx.ml";
-    c.attrs.set("keys_tensor", attr_tensor(make_tensor(DType::kI32, {3}, {7, 3, 7})));
-    c.attrs.set("values_tensor", attr_tensor(make_tensor(DType::kF64, {3}, {0.5, 1.5, 2.5})));
+    c.attrs.set("keys_tensor", tensor_attr(make_tensor(DType::kI32, {3}, {7, 3, 7})));
+    c.attrs.set("values_tensor", tensor_attr(make_tensor(DType::kF64, {3}, {0.5, 1.5, 2.5})));
     auto r = run_op(c);
     REQUIRE(r.ok());
     CHECK(r->outputs[0].dtype() == DType::kF64);
@@ -295,8 +270,8 @@ TEST_CASE("LabelEncoder: float NaN keys, last duplicate wins, version 1 both way
   SECTION("version 1: int64 to classes_strings and back") {
     OpCall c = call("LabelEncoder", 1, {i64({4}, {1, 5, 0, -1})});
     c.domain = "ai.onnx.ml";
-    c.attrs.set("classes_strings", attr_strings({"x", "y"}));
-    c.attrs.set("default_string", attr_string("?"));
+    c.attrs.set("classes_strings", strings_attr({"x", "y"}));
+    c.attrs.set("default_string", string_attr("?"));
     auto r = run_op(c);
     REQUIRE(r.ok());
     CHECK(strings_of(r->outputs[0]) == std::vector<std::string>{"y", "?", "x", "?"});
@@ -308,12 +283,12 @@ TEST_CASE("LabelEncoder: float NaN keys, last duplicate wins, version 1 both way
   SECTION("refused: two keys_* attributes, keys and values of different lengths, wrong input type") {
     OpCall c = call("LabelEncoder", 2, {strs({1}, {"a"})});
     c.domain = "ai.onnx.ml";
-    c.attrs.set("keys_strings", attr_strings({"a"}));
+    c.attrs.set("keys_strings", strings_attr({"a"}));
     c.attrs.set("keys_int64s", ints_attr({1}));
     c.attrs.set("values_int64s", ints_attr({1}));
     CHECK(run_op(c).status().code() == StatusCode::kInvalidModel);
     c.attrs = {};
-    c.attrs.set("keys_strings", attr_strings({"a", "b"}));
+    c.attrs.set("keys_strings", strings_attr({"a", "b"}));
     c.attrs.set("values_int64s", ints_attr({1}));
     CHECK(run_op(c).status().code() == StatusCode::kInvalidModel);
     c.attrs.set("values_int64s", ints_attr({1, 2}));
