@@ -28,19 +28,8 @@ void gk_resize_nearest(const T* X, T* Y, const int64_t* table, gk_resize_gather_
   int64_t prev_off = -1;  // source offset of the previous row, -1: none/extrapolated
   const T* prev_row = nullptr;
   GK_KERNEL_LOOP(row, rows) {
-    int64_t rem = row, off = 0;
-    bool extrap = false;
-    for (int32_t d = last - 1; d >= 0; --d) {
-      const int64_t q = d > 0 ? rem / a.out_dims[d] : 0;
-      int64_t s = rem - q * a.out_dims[d];
-      rem = q;
-      if (a.table_off[d] >= 0) s = table[a.table_off[d] + s];
-      if (s == GK_RESIZE_EXTRAP) {
-        extrap = true;
-        s = 0;
-      }
-      off += s * a.in_strides[d];
-    }
+    int64_t off;
+    const bool extrap = gk_resize_source(a, table, row, last, &off);
     T* y = Y + row * inner;
     if (!extrap && off == prev_off) {
       std::memcpy(y, prev_row, sizeof(T) * inner);

@@ -227,6 +227,26 @@ struct gk_resize_gather_args {
   int64_t table_off[GK_RESIZE_MAX_RANK];  // -1: the axis is not resized
 };
 
+// The source offset of output position `rem` over dims [0, dims) (row-major
+// decode, each resized dim through its table); true when a dim extrapolates.
+static GK_FN bool gk_resize_source(const gk_resize_gather_args& a, const int64_t* table, int64_t rem,
+                                   int32_t dims, int64_t* off) {
+  bool extrap = false;
+  *off = 0;
+  for (int32_t d = dims - 1; d >= 0; --d) {
+    const int64_t q = d > 0 ? rem / a.out_dims[d] : 0;
+    int64_t s = rem - q * a.out_dims[d];
+    rem = q;
+    if (a.table_off[d] >= 0) s = table[a.table_off[d] + s];
+    if (s == GK_RESIZE_EXTRAP) {
+      extrap = true;
+      s = 0;
+    }
+    *off += s * a.in_strides[d];
+  }
+  return extrap;
+}
+
 // Nearest over every axis at once: a pure gather. The CPU twin (ops/cpu/resize.cpp)
 // walks output rows instead.
 #ifdef __CUDACC_RTC__
@@ -234,19 +254,8 @@ template <typename T>
 GK_KERNEL void gk_resize_nearest(const T* X, T* Y, const int64_t* table, gk_resize_gather_args a,
                                  double extrapolation, int64_t n) {
   GK_KERNEL_LOOP(i, n) {
-    int64_t rem = i, off = 0;
-    bool extrap = false;
-    for (int32_t d = a.rank - 1; d >= 0; --d) {
-      const int64_t q = d > 0 ? rem / a.out_dims[d] : 0;
-      int64_t s = rem - q * a.out_dims[d];
-      rem = q;
-      if (a.table_off[d] >= 0) s = table[a.table_off[d] + s];
-      if (s == GK_RESIZE_EXTRAP) {
-        extrap = true;
-        s = 0;
-      }
-      off += s * a.in_strides[d];
-    }
+    int64_t off;
+    const bool extrap = gk_resize_source(a, table, i, a.rank, &off);
     Y[i] = extrap ? (T)extrapolation : X[off];
   }
 }
