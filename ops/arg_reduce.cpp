@@ -54,9 +54,10 @@ Status run(KernelContext& ctx) {
   RowGeometry g = axis_geometry(x.shape, axis);
   KernelArgs args;
   args.ptr(x.ptr).ptr(y.ptr).pod(g).i32(r.select_last ? 1 : 0);
-  return ctx.launch(kernel_sources::reduce,
-                    fmt::format("gk_argreduce<{}, {}>", kernel_type_name(x.dtype), r.is_max ? 1 : 0),
-                    grid_for(g.rows), args);
+  return ctx.launch(
+      kernel_sources::reduce,
+      KernelName::format("gk_argreduce<{}, {}>", {kernel_type_name(x.dtype), KernelName::number(r.is_max ? 1 : 0)}),
+      grid_for(g.rows), args);
 }
 
 const OpImpl kArgReduce{&parse, &infer, &run};

@@ -183,8 +183,8 @@ Result<Operand> build_present(KernelContext& ctx, const Operand& cur, DevPtr cur
   KernelArgs args;
   args.ptr(past_ptr).ptr(cur_ptr).ptr(*ptr).i64(n).i64(p.heads).i64(past).i64(p.seq).i64(p.dim);
   args.i64(cur.sb).i64(cur.sh).i64(cur.ss);
-  GK_RETURN_IF_ERROR(ctx.launch(kernel_sources::attention, fmt::format("gk_kv_concat<{}>", kernel_type_name(t)),
-                                grid_for(n), args));
+  GK_RETURN_IF_ERROR(ctx.launch(kernel_sources::attention,
+                                KernelName::format("gk_kv_concat<{}>", {kernel_type_name(t)}), grid_for(n), args));
   return p;
 }
 
@@ -255,7 +255,7 @@ Status run_attention(KernelContext& ctx) {
   KernelArgs args;
   args.ptr(scores.ptr()).ptr(mask_ptr).ptr(p.has_nonpad ? ctx.in(kNonpad).ptr : DevPtr{0}).ptr(qk_out).pod(p);
   GK_RETURN_IF_ERROR(ctx.launch(kernel_sources::attention,
-                                fmt::format("gk_attn_softmax<{}, {}>", kernel_type_name(t), mask_type),
+                                KernelName::format("gk_attn_softmax<{}, {}>", {kernel_type_name(t), mask_type}),
                                 rows_launch(rows, T), args));
 
   // Y[b, h] (Sq x Dv) = probs[b, h] V[b, h / group]; 3-D output through a transpose.

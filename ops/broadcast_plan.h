@@ -28,6 +28,12 @@ struct BroadcastPlan {
 Result<BroadcastPlan> plan_broadcast(const Shape& out, std::span<const Shape> operands,
                                      bool scalar_layouts);
 
+// The per-launch form, which allocates nothing: returns the layout and fills the
+// caller's maps (one per operand) only for kLayoutGeneral; the other layouts index
+// every operand linearly (or as a scalar), and the maps are left as they were.
+Result<int32_t> plan_broadcast_into(const Shape& out, std::span<const Shape* const> operands, bool scalar_layouts,
+                                    std::span<IndexMap> maps);
+
 // The multidirectional broadcast of all shapes.
 Result<Shape> broadcast_all(std::span<const Shape> shapes);
 

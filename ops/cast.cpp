@@ -137,8 +137,8 @@ Status launch_cast(KernelContext& ctx, DType from, DevPtr src, DType to, DevPtr 
   KernelArgs args;
   args.ptr(src).ptr(dst).i64(n).i32(mode);
   return ctx.launch(kernel_sources::cast,
-                    fmt::format("{}<{}, {}>", packed ? "gk_cast_packed" : "gk_cast", storage_kernel_type_name(from),
-                                storage_kernel_type_name(to)),
+                    KernelName::templated(packed ? "gk_cast_packed" : "gk_cast",
+                                          {storage_kernel_type_name(from), storage_kernel_type_name(to)}),
                     grid_for(units), args);
 }
 

@@ -87,15 +87,15 @@ const OpImpl kLoop{&parse_loop, &infer_by_executor, &run_by_executor};
 const OpImpl kScan8{&parse_scan8, &infer_by_executor, &run_by_executor};
 const OpImpl kScan9{&parse_scan9, &infer_by_executor, &run_by_executor};
 
-constexpr OpTraits kControlFlow{.runs_in_executor = true};
+constexpr OpTraits executor_op(ExecutorOp op) { return OpTraits{.executor_op = op}; }
 
 // Later versions widen the types (sequences, optionals, new element types); the
 // semantics for tensors are those of If-1, Loop-1 and Scan-9.
 const OpSchema kSchemas[] = {
-    {"", "If", 1, kOpsetCurrent, &kIf, kControlFlow},
-    {"", "Loop", 1, kOpsetCurrent, &kLoop, kControlFlow},
-    {"", "Scan", 8, 8, &kScan8, kControlFlow},
-    {"", "Scan", 9, kOpsetCurrent, &kScan9, kControlFlow},
+    {"", "If", 1, kOpsetCurrent, &kIf, executor_op(ExecutorOp::kIf)},
+    {"", "Loop", 1, kOpsetCurrent, &kLoop, executor_op(ExecutorOp::kLoop)},
+    {"", "Scan", 8, 8, &kScan8, executor_op(ExecutorOp::kScan)},
+    {"", "Scan", 9, kOpsetCurrent, &kScan9, executor_op(ExecutorOp::kScan)},
 };
 
 }  // namespace

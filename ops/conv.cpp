@@ -85,7 +85,7 @@ Status run_conv(KernelContext& ctx) {
     KernelArgs args;
     args.ptr(x.ptr).ptr(wt.ptr).ptr(bias).ptr(y.ptr).pod(a);
     args.i32(static_cast<int32_t>(epi.kind)).f32(epi.alpha).f32(epi.beta).i64(y.numel());
-    return ctx.launch(kernel_sources::conv, fmt::format("gk_conv_depthwise<{}>", kernel_type_name(x.dtype)),
+    return ctx.launch(kernel_sources::conv, KernelName::format("gk_conv_depthwise<{}>", {kernel_type_name(x.dtype)}),
                       grid_for(y.numel()), args);
   }
   if (pointwise || a.K == 0) {
@@ -114,7 +114,7 @@ Status run_conv(KernelContext& ctx) {
   KernelArgs args;
   args.ptr(x.ptr).ptr(wt.ptr).ptr(bias).ptr(y.ptr).pod(a);
   args.i32(static_cast<int32_t>(epi.kind)).f32(epi.alpha).f32(epi.beta);
-  return ctx.launch(kernel_sources::conv, fmt::format("gk_conv<{}>", kernel_type_name(x.dtype)), cfg, args);
+  return ctx.launch(kernel_sources::conv, KernelName::format("gk_conv<{}>", {kernel_type_name(x.dtype)}), cfg, args);
 }
 
 const OpImpl kConv{&parse_conv, &infer_conv, &run_conv};

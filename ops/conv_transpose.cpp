@@ -138,7 +138,7 @@ Status run_conv_transpose(KernelContext& ctx) {
   KernelArgs args;
   args.ptr(col.ptr()).ptr(has_b ? ctx.in(2).ptr : col.ptr()).ptr(y.ptr).pod(a);
   args.i32(static_cast<int32_t>(epi.kind)).f32(epi.alpha).f32(epi.beta).i64(y.numel());
-  return ctx.launch(kernel_sources::conv, fmt::format("gk_col2im<{}>", kernel_type_name(x.dtype)),
+  return ctx.launch(kernel_sources::conv, KernelName::format("gk_col2im<{}>", {kernel_type_name(x.dtype)}),
                     grid_for(y.numel()), args);
 }
 

@@ -62,9 +62,10 @@ Status run(KernelContext& ctx) {
   RowGeometry g = axis_geometry(x.shape, axis);
   KernelArgs args;
   args.ptr(x.ptr).ptr(y.ptr).pod(g).i32(r.exclusive ? 1 : 0).i32(r.reverse ? 1 : 0);
-  return ctx.launch(kernel_sources::reduce,
-                    fmt::format("gk_cumulative<{}, {}>", kernel_type_name(x.dtype), r.prod ? 1 : 0),
-                    grid_for(g.rows), args);
+  return ctx.launch(
+      kernel_sources::reduce,
+      KernelName::format("gk_cumulative<{}, {}>", {kernel_type_name(x.dtype), KernelName::number(r.prod ? 1 : 0)}),
+      grid_for(g.rows), args);
 }
 
 const OpImpl kCumulative{&parse, &infer, &run};

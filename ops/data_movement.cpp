@@ -66,12 +66,12 @@ Result<const char*> type_name(const NodeView& node, DType t, std::string_view wh
   return name;
 }
 
-std::string entry(std::string_view name, std::string_view a) { return fmt::format("{}<{}>", name, a); }
-std::string entry(std::string_view name, std::string_view a, std::string_view b) {
-  return fmt::format("{}<{}, {}>", name, a, b);
+KernelName entry(std::string_view name, std::string_view a) { return KernelName::templated(name, {a}); }
+KernelName entry(std::string_view name, std::string_view a, std::string_view b) {
+  return KernelName::templated(name, {a, b});
 }
-std::string entry(std::string_view name, std::string_view a, std::string_view b, std::string_view c) {
-  return fmt::format("{}<{}, {}, {}>", name, a, b, c);
+KernelName entry(std::string_view name, std::string_view a, std::string_view b, std::string_view c) {
+  return KernelName::templated(name, {a, b, c});
 }
 
 uint64_t element_bits(const HostTensor& t, int64_t i) {

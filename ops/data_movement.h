@@ -32,10 +32,12 @@ const char* width_name(size_t bytes);
 Result<size_t> element_bytes(const NodeView& node, DType t);
 // The element type's kernel name (ops/kernel_types.h), or Unimplemented naming the node.
 Result<const char*> type_name(const NodeView& node, DType t, std::string_view what);
-// "name<a>", "name<a, b>", "name<a, b, c>": the spelling the CPU tables stringify.
-std::string entry(std::string_view name, std::string_view a);
-std::string entry(std::string_view name, std::string_view a, std::string_view b);
-std::string entry(std::string_view name, std::string_view a, std::string_view b, std::string_view c);
+// "name<a>", "name<a, b>", "name<a, b, c>": the spelling the CPU tables stringify,
+// formatted only when a step first resolves the kernel. The arguments must outlive
+// the name (type names are static; a temporary lives to the end of the launch call).
+KernelName entry(std::string_view name, std::string_view a);
+KernelName entry(std::string_view name, std::string_view a, std::string_view b);
+KernelName entry(std::string_view name, std::string_view a, std::string_view b, std::string_view c);
 
 // The raw bit pattern of element i (at most 8 bytes) / of the value 1 in `t`.
 uint64_t element_bits(const HostTensor& t, int64_t i);

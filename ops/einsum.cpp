@@ -214,7 +214,7 @@ Status contract(KernelContext& ctx, const Plan& p, const Operand& a, const Opera
   if (!tn || t == DType::kBool) return unsupported_dtype(ctx.node(), t);
   KernelArgs args;
   args.ptr(a.ptr).ptr(b ? b->ptr : a.ptr).ptr(out).pod(e).i64(n);
-  return ctx.launch(kernel_sources::matmul, fmt::format("gk_einsum<{}>", tn), grid_for(n), args);
+  return ctx.launch(kernel_sources::matmul, KernelName::format("gk_einsum<{}>", {tn}), grid_for(n), args);
 }
 
 Status run_einsum(KernelContext& ctx) {

@@ -34,13 +34,14 @@ Status launch_binary(KernelContext& ctx, const char* functor, DType t, const Ten
   if (n == 0) return ok_status();
   const char* type = kernel_type_name(t);
   if (!type) return check_type(ctx.node(), 0, t, 0);
-  const Shape shapes[] = {a.shape, b.shape};
-  auto plan = plan_broadcast(out.shape, shapes, /*scalar_layouts=*/true);
-  if (!plan.ok()) return ctx.fail(plan.status().message());
+  const Shape* shapes[] = {&a.shape, &b.shape};
+  IndexMap maps[2] = {};
+  auto layout = plan_broadcast_into(out.shape, shapes, /*scalar_layouts=*/true, maps);
+  if (!layout.ok()) return ctx.fail(layout.status().message());
   KernelArgs args;
-  args.ptr(a.ptr).ptr(b.ptr).ptr(out.ptr).i64(n).i32(plan->layout).pod(plan->maps[0]).pod(plan->maps[1]);
-  return ctx.launch(kernel_sources::elementwise, fmt::format("gk_binary<{}, {}>", functor, type),
-                    grid_for(n), args);
+  args.ptr(a.ptr).ptr(b.ptr).ptr(out.ptr).i64(n).i32(*layout).pod(maps[0]).pod(maps[1]);
+  return ctx.launch(kernel_sources::elementwise, KernelName::format("gk_binary<{}, {}>", {functor, type}), grid_for(n),
+                    args);
 }
 
 namespace {
@@ -255,13 +256,14 @@ Status run_pow(KernelContext& ctx) {
   }
   const int64_t n = out.numel();
   if (n == 0) return ok_status();
-  const Shape shapes[] = {a.shape, b.shape};
-  auto plan = plan_broadcast(out.shape, shapes, /*scalar_layouts=*/true);
-  if (!plan.ok()) return ctx.fail(plan.status().message());
+  const Shape* shapes[] = {&a.shape, &b.shape};
+  IndexMap maps[2] = {};
+  auto layout = plan_broadcast_into(out.shape, shapes, /*scalar_layouts=*/true, maps);
+  if (!layout.ok()) return ctx.fail(layout.status().message());
   KernelArgs args;
-  args.ptr(a.ptr).ptr(b.ptr).ptr(out.ptr).i64(n).i32(plan->layout).pod(plan->maps[0]).pod(plan->maps[1]);
+  args.ptr(a.ptr).ptr(b.ptr).ptr(out.ptr).i64(n).i32(*layout).pod(maps[0]).pod(maps[1]);
   return ctx.launch(kernel_sources::elementwise,
-                    fmt::format("gk_binary_pow<{}, {}>", kernel_type_name(a.dtype), kernel_type_name(b.dtype)),
+                    KernelName::format("gk_binary_pow<{}, {}>", {kernel_type_name(a.dtype), kernel_type_name(b.dtype)}),
                     grid_for(n), args);
 }
 

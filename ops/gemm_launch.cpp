@@ -67,7 +67,7 @@ Status launch_gemm(KernelContext& ctx, const GemmCall& c) {
   KernelArgs args;
   args.ptr(c.a).ptr(c.b).ptr(c.has_c ? c.c : c.a).ptr(c.y).pod(g).pod(c.amap).pod(c.bmap).pod(c.cmap);
   args.i32(static_cast<int32_t>(c.epilogue.kind)).f32(c.epilogue.alpha).f32(c.epilogue.beta);
-  return ctx.launch(kernel_sources::matmul, fmt::format("gk_matmul<{}>", tn), cfg, args);
+  return ctx.launch(kernel_sources::matmul, KernelName::format("gk_matmul<{}>", {tn}), cfg, args);
 }
 
 }  // namespace gk

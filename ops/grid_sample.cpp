@@ -85,7 +85,7 @@ Status run_grid_sample(KernelContext& ctx) {
                                 shape_str(y.shape)));
   a.out_points = numel(std::span<const int64_t>(y.shape).subspan(2));
   const int64_t n = x.shape[0] * a.out_points;
-  const std::string entry = dm::entry("gk_grid_sample", kernel_type_name(x.dtype), kernel_type_name(grid.dtype));
+  const KernelName entry = dm::entry("gk_grid_sample", kernel_type_name(x.dtype), kernel_type_name(grid.dtype));
   return ctx.launch(kernel_sources::grid_sample, entry, grid_for(n),
                     KernelArgs().ptr(x.ptr).ptr(grid.ptr).ptr(y.ptr).pod(a).i64(n));
 }

@@ -65,7 +65,7 @@ inline IndexMap tuple_map(const Shape& data, int64_t first, int64_t k, int64_t r
 }
 
 // Launches gk_gs_* `entry` over n threads with `args` followed by (error flag, n).
-inline Status launch_indexed(KernelContext& ctx, const std::string& entry, KernelArgs args, int64_t n) {
+inline Status launch_indexed(KernelContext& ctx, const KernelName& entry, KernelArgs args, int64_t n) {
   args.ptr(ctx.error_flag()).i64(n);
   return ctx.launch(kernel_sources::gather_scatter, entry, grid_for(n), args);
 }

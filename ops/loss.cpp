@@ -92,15 +92,17 @@ Status launch_nll(KernelContext& ctx, DevPtr x) {
   const DevPtr weight = ctx.num_inputs() > 2 && ctx.in(2).present() ? ctx.in(2).ptr : 0;
   KernelArgs args;
   args.ptr(x).ptr(target.ptr).ptr(weight).ptr(y.ptr).ptr(ctx.error_flag()).pod(p);
-  const std::string types =
-      fmt::format("{}, {}", kernel_type_name(in.dtype), target.dtype == DType::kI32 ? "int32_t" : "int64_t");
+  const char* value_type = kernel_type_name(in.dtype);
+  const char* target_type = target.dtype == DType::kI32 ? "int32_t" : "int64_t";
   if (r.reduction == kNone) {
     if (p.m == 0) return ok_status();
-    return ctx.launch(kernel_sources::loss, fmt::format("gk_loss_none<{}>", types), grid_for(p.m), args);
+    return ctx.launch(kernel_sources::loss, KernelName::format("gk_loss_none<{}, {}>", {value_type, target_type}),
+                      grid_for(p.m), args);
   }
   // Block size: a power of two up to GK_ROWS_BLOCK (gk_block_reduce).
   const LaunchConfig one_block{{1, 1, 1}, {256, 1, 1}};
-  return ctx.launch(kernel_sources::loss, fmt::format("gk_loss_reduce<{}>", types), one_block, args);
+  return ctx.launch(kernel_sources::loss, KernelName::format("gk_loss_reduce<{}, {}>", {value_type, target_type}),
+                    one_block, args);
 }
 
 Status run_nll(KernelContext& ctx) { return launch_nll(ctx, ctx.in(0).ptr); }
@@ -123,7 +125,7 @@ Status run_sce(KernelContext& ctx) {
     args.ptr(scores.ptr).ptr(log_prob).pod(g);
     GK_RETURN_IF_ERROR(ctx.launch(
         kernel_sources::softmax,
-        fmt::format("gk_softmax_{}<{}, 1>", block ? "block" : "thread", kernel_type_name(scores.dtype)),
+        KernelName::format("gk_softmax_{}<{}, 1>", {block ? "block" : "thread", kernel_type_name(scores.dtype)}),
         block ? rows_launch(g.rows, g.len) : grid_for(g.rows), args));
   }
   return launch_nll(ctx, log_prob);

@@ -43,8 +43,8 @@ Status run_binarizer(KernelContext& ctx) {
   if (n == 0) return ok_status();
   KernelArgs args;
   args.ptr(x.ptr).ptr(y.ptr).i64(n).f64(ctx.attrs<BinarizerAttrs>().threshold);
-  return ctx.launch(kernel_sources::ml_ops, fmt::format("gk_binarizer<{}>", kernel_type_name(x.dtype)), grid_for(n),
-                    args);
+  return ctx.launch(kernel_sources::ml_ops, KernelName::format("gk_binarizer<{}>", {kernel_type_name(x.dtype)}),
+                    grid_for(n), args);
 }
 
 // ---- ArrayFeatureExtractor ----------------------------------------------------------
@@ -104,7 +104,8 @@ Status run_array_feature_extractor(KernelContext& ctx) {
   }
   KernelArgs args;
   args.ptr(x.ptr).ptr(idx.ptr).ptr(z.ptr).ptr(ctx.error_flag()).i64(n).i64(idx.numel()).i64(x.shape.back());
-  return ctx.launch(kernel_sources::ml_ops, fmt::format("gk_array_feature_extract<{}>", storage), grid_for(n), args);
+  return ctx.launch(kernel_sources::ml_ops, KernelName::format("gk_array_feature_extract<{}>", {storage}), grid_for(n),
+                    args);
 }
 
 const OpImpl kBinarizer{&parse_binarizer, &infer_binarizer, &run_binarizer};

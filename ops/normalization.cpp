@@ -55,7 +55,7 @@ Status launch_norm(KernelContext& ctx, const NormParams& p, DevPtr scale, DevPtr
   KernelArgs args;
   args.ptr(x.ptr).ptr(scale).ptr(bias).ptr(ctx.out(0).ptr).ptr(mean_out).ptr(inv_out).pod(p);
   return ctx.launch(kernel_sources::normalization,
-                    fmt::format("gk_norm_rows<{}, {}>", kernel_type_name(x.dtype), kernel_type_name(stash)),
+                    KernelName::format("gk_norm_rows<{}, {}>", {kernel_type_name(x.dtype), kernel_type_name(stash)}),
                     rows_launch(p.g.rows, p.g.len), args);
 }
 
@@ -287,20 +287,21 @@ Status run_batch(KernelContext& ctx) {
     KernelArgs stats;
     stats.ptr(x.ptr).ptr(mean).ptr(var).ptr(batch_mean.ptr()).ptr(batch_var.ptr()).ptr(output(1)).ptr(output(2));
     stats.i64(x.shape[0]).i64(channels).i64(std::max<int64_t>(inner, 1)).f64(r.momentum);
-    GK_RETURN_IF_ERROR(ctx.launch(kernel_sources::normalization,
-                                  fmt::format("gk_batchnorm_stats<{}, {}>", kernel_type_name(x.dtype),
-                                              kernel_type_name(q)),
-                                  grid_for(channels), stats));
+    GK_RETURN_IF_ERROR(
+        ctx.launch(kernel_sources::normalization,
+                   KernelName::format("gk_batchnorm_stats<{}, {}>", {kernel_type_name(x.dtype), kernel_type_name(q)}),
+                   grid_for(channels), stats));
     mean = batch_mean.ptr();
     var = batch_var.ptr();
   }
   KernelArgs args;
   args.ptr(x.ptr).ptr(ctx.in(1).ptr).ptr(ctx.in(2).ptr).ptr(mean).ptr(var).ptr(ctx.out(0).ptr);
   args.i64(n).i64(channels).i64(std::max<int64_t>(inner, 1)).f64(r.epsilon);
-  return ctx.launch(kernel_sources::normalization,
-                    fmt::format("gk_batchnorm<{}, {}, {}>", kernel_type_name(x.dtype),
-                                kernel_type_name(ctx.in(1).dtype), kernel_type_name(ctx.in(3).dtype)),
-                    grid_for(n), args);
+  return ctx.launch(
+      kernel_sources::normalization,
+      KernelName::format("gk_batchnorm<{}, {}, {}>", {kernel_type_name(x.dtype), kernel_type_name(ctx.in(1).dtype),
+                                                      kernel_type_name(ctx.in(3).dtype)}),
+      grid_for(n), args);
 }
 
 const OpImpl kInstance{&parse_instance, &infer_instance, &run_instance};

@@ -50,7 +50,7 @@ Status run_lrn(KernelContext& ctx) {
   KernelArgs args;
   args.ptr(x.ptr).ptr(ctx.out(0).ptr).i64(n).i64(x.shape[1]).i64(inner);
   args.i32(static_cast<int32_t>(r.size)).f32(r.alpha).f32(r.beta).f32(r.bias);
-  return ctx.launch(kernel_sources::normalization, fmt::format("gk_lrn<{}>", kernel_type_name(x.dtype)),
+  return ctx.launch(kernel_sources::normalization, KernelName::format("gk_lrn<{}>", {kernel_type_name(x.dtype)}),
                     grid_for(n), args);
 }
 
@@ -82,7 +82,7 @@ Status run_lp(KernelContext& ctx) {
   }
   KernelArgs args;
   args.ptr(x.ptr).ptr(ctx.out(0).ptr).pod(g).i32(static_cast<int32_t>(r.p));
-  return ctx.launch(kernel_sources::normalization, fmt::format("gk_lpnorm<{}>", kernel_type_name(x.dtype)),
+  return ctx.launch(kernel_sources::normalization, KernelName::format("gk_lpnorm<{}>", {kernel_type_name(x.dtype)}),
                     rows_launch(g.rows, g.len), args);
 }
 

@@ -18,9 +18,13 @@ Status InferContext::fail(std::string_view what) const {
   return invalid_model("{}: {}", node.describe(), what);
 }
 
-Status KernelContext::launch(const KernelSource& source, std::string_view entry,
-                             const LaunchConfig& config, const KernelArgs& args) {
-  GK_TRY(const Kernel* kernel, kit_.kernel(source, entry));
+Status KernelContext::launch(const KernelSource& source, const KernelName& entry, const LaunchConfig& config,
+                             const KernelArgs& args) {
+  const Kernel* kernel = kernels_ ? kernels_->find(&source, entry.key()) : nullptr;
+  if (!kernel) {
+    GK_TRY(kernel, kit_.kernel(source, entry.str()));
+    if (kernels_) kernels_->remember(&source, entry.key(), kernel);
+  }
   Status s = kit_.launch(*kernel, config, args, profiler_, tag_);
   if (!s.ok()) return s.with_context(node_.describe());
   return s;

@@ -6,6 +6,7 @@
 
 #include "backends/status.h"
 #include "ops/attributes.h"
+#include "ops/kernel_name.h"
 #include "runtime/kit/host_tensor.h"
 #include "runtime/kit/kit.h"
 
@@ -87,9 +88,17 @@ struct TensorRef {
 class KernelContext {
  public:
   KernelContext(Kit& kit, const NodeView& node, const ParsedAttrs& attrs, std::span<const TensorRef> inputs,
-                std::span<TensorRef> outputs, DevPtr error_flag, Profiler* profiler, const LaunchTag* tag)
-      : kit_(kit), node_(node), attrs_(attrs), inputs_(inputs), outputs_(outputs),
-        error_flag_(error_flag), profiler_(profiler), tag_(tag) {}
+                std::span<TensorRef> outputs, DevPtr error_flag, Profiler* profiler, const LaunchTag* tag,
+                StepKernels* kernels = nullptr)
+      : kit_(kit),
+        node_(node),
+        attrs_(attrs),
+        inputs_(inputs),
+        outputs_(outputs),
+        error_flag_(error_flag),
+        profiler_(profiler),
+        tag_(tag),
+        kernels_(kernels) {}
 
   Kit& kit() const { return kit_; }
   const NodeView& node() const { return node_; }
@@ -103,8 +112,10 @@ class KernelContext {
   // int32 on the device; kernels gk_raise() it on an out-of-range index.
   DevPtr error_flag() const { return error_flag_; }
 
-  // Compile (cached) and launch on the run's stream, tagged for the profiler.
-  Status launch(const KernelSource& source, std::string_view entry, const LaunchConfig& config,
+  // Launch on the run's stream, tagged for the profiler. Within a plan step the
+  // kernel comes from the step's resolved kernels; the first launch (and any launch
+  // outside a plan) formats the name and asks the kit, which compiles it once.
+  Status launch(const KernelSource& source, const KernelName& entry, const LaunchConfig& config,
                 const KernelArgs& args);
   // Workspace that lives until the end of the run.
   Result<GkBuf> scratch(DType dtype, int64_t count);
@@ -121,6 +132,7 @@ class KernelContext {
   DevPtr error_flag_;
   Profiler* profiler_;
   const LaunchTag* tag_;
+  StepKernels* kernels_;
   std::vector<GkBuf> scratch_;
   friend class Executor;
 
@@ -135,6 +147,27 @@ struct OpImpl {
   Status (*run)(KernelContext& ctx) = nullptr;
 };
 
+// The nodes the executor runs itself, set at registration so nothing compares an
+// op type during a run.
+enum class ExecutorOp : uint8_t {
+  kNone,
+  kIf,
+  kLoop,
+  kScan,
+  kSequenceEmpty,
+  kSequenceConstruct,
+  kSequenceInsert,
+  kSequenceErase,
+  kSequenceAt,
+  kSequenceLength,
+  kSplitToSequence,
+  kConcatFromSequence,
+  kSequenceMap,
+  kOptional,
+  kOptionalHasElement,
+  kOptionalGetElement,
+};
+
 struct OpTraits {
   int inplace_input = -1;     // output 0 may take input i's buffer when i dies here
   int alias_input = -1;       // output 0 is a zero-copy view of input i (same bytes)
@@ -143,8 +176,14 @@ struct OpTraits {
   bool accepts_epilogue = false;
   bool elementwise = false;   // candidate for elementwise-chain fusion
   // If/Loop/Scan, SequenceMap and the sequence ops: the executor runs the node
-  // itself (subgraphs, or values that are lists of tensors).
-  bool runs_in_executor = false;
+  // itself (subgraphs, or values that are lists of tensors), dispatching on this.
+  ExecutorOp executor_op = ExecutorOp::kNone;
+  // Identity: an input that is a sequence or an empty optional passes through.
+  bool passes_containers = false;
+  // Shape, Size: the output is computed from the input's shape alone, never its data.
+  bool reads_shape_only = false;
+
+  bool runs_in_executor() const { return executor_op != ExecutorOp::kNone; }
 };
 
 struct OpSchema {

@@ -8,16 +8,52 @@ Result<HostTensor> download_tensor(Kit& kit, DType dtype, const Shape& shape, De
   return h;
 }
 
+Status infer_node(const OpSchema& schema, InferContext& ictx, std::span<const TensorRef> inputs, size_t num_outputs) {
+  ictx.inputs.clear();
+  ictx.values.clear();
+  for (const TensorRef& in : inputs) {
+    ictx.inputs.push_back(in.present() ? TensorType{in.dtype, in.shape} : TensorType{});
+    ictx.values.push_back(in.present() ? in.host : nullptr);
+  }
+  ictx.outputs.assign(num_outputs, TensorType{});
+  return schema.impl->infer(ictx);
+}
+
+Result<std::vector<TensorRef>> allocate_outputs(Kit& kit, const InferContext& ictx, std::vector<GkBuf>& owned) {
+  std::vector<TensorRef> outputs(ictx.outputs.size());
+  for (size_t i = 0; i < outputs.size(); ++i) {
+    outputs[i].dtype = ictx.outputs[i].dtype;
+    outputs[i].shape = ictx.outputs[i].shape;
+    if (ictx.dynamic_shape || !ictx.node.has_output(i)) continue;
+    GK_TRY(int64_t n, checked_numel(outputs[i].shape));
+    GK_TRY(GkBuf buf, kit.alloc(outputs[i].dtype, n));
+    outputs[i].ptr = buf.ptr();
+    owned.push_back(std::move(buf));
+  }
+  return outputs;
+}
+
+Status invoke_node(const InvokeEnv& env, const NodeCall& call, std::span<const TensorRef> inputs,
+                   std::span<TensorRef> outputs, std::vector<GkBuf>& owned) {
+  KernelContext ctx(env.kit, call.node, call.attrs, inputs, outputs, env.error_flag, env.profiler, env.tag,
+                    env.kernels);
+  GK_RETURN_IF_ERROR(call.schema.impl->run(ctx));
+  for (GkBuf& b : ctx.owned()) owned.push_back(std::move(b));
+  return ok_status();
+}
+
 Result<OpEvalResult> evaluate_op(Kit& kit, const OpSchema& schema, const NodeView& node,
                                  const ParsedAttrs& parsed, std::span<const HostTensor* const> inputs,
                                  bool inputs_host_known) {
-  InferContext ictx{node, parsed, {}, {}, {}, false, {}};
+  std::vector<GkBuf> keep;
+  std::vector<TensorRef> refs;
   for (const HostTensor* in : inputs) {
-    ictx.inputs.push_back(in ? TensorType{in->dtype(), in->shape()} : TensorType{});
-    ictx.values.push_back(inputs_host_known ? in : nullptr);
+    TensorRef ref;
+    if (in) ref = {in->dtype(), in->shape(), 0, inputs_host_known ? in : nullptr};
+    refs.push_back(std::move(ref));
   }
-  ictx.outputs.resize(node.num_outputs);
-  GK_RETURN_IF_ERROR(schema.impl->infer(ictx));
+  InferContext ictx{node, parsed, {}, {}, {}, false, {}};
+  GK_RETURN_IF_ERROR(infer_node(schema, ictx, refs, static_cast<size_t>(std::max(node.num_outputs, 0))));
 
   // Values infer() computed for every output (Shape, Size, the host-only string
   // ops) are the result, as in the plan builder: nothing is launched.
@@ -31,34 +67,17 @@ Result<OpEvalResult> evaluate_op(Kit& kit, const OpSchema& schema, const NodeVie
     return result;
   }
 
-  std::vector<GkBuf> keep;
-  std::vector<TensorRef> refs;
+  // Strings never reach the device; ops that take them (Cast) read ref.host.
   for (size_t i = 0; i < inputs.size(); ++i) {
-    TensorRef ref;
-    if (inputs[i] && inputs[i]->dtype() == DType::kString) {
-      // Strings never reach the device; ops that take them (Cast) read ref.host.
-      ref = {DType::kString, inputs[i]->shape(), 0, ictx.values[i]};
-    } else if (inputs[i]) {
-      GK_TRY(GkBuf buf, kit.upload(*inputs[i]));
-      ref = {inputs[i]->dtype(), inputs[i]->shape(), buf.ptr(), ictx.values[i]};
-      keep.push_back(std::move(buf));
-    }
-    refs.push_back(std::move(ref));
-  }
-  std::vector<TensorRef> outputs(ictx.outputs.size());
-  for (size_t i = 0; i < outputs.size(); ++i) {
-    outputs[i].dtype = ictx.outputs[i].dtype;
-    outputs[i].shape = ictx.outputs[i].shape;
-    if (ictx.dynamic_shape || !node.has_output(i)) continue;
-    GK_TRY(int64_t n, checked_numel(outputs[i].shape));
-    GK_TRY(GkBuf buf, kit.alloc(outputs[i].dtype, n));
-    outputs[i].ptr = buf.ptr();
+    if (!inputs[i] || inputs[i]->dtype() == DType::kString) continue;
+    GK_TRY(GkBuf buf, kit.upload(*inputs[i]));
+    refs[i].ptr = buf.ptr();
     keep.push_back(std::move(buf));
   }
+  GK_TRY(std::vector<TensorRef> outputs, allocate_outputs(kit, ictx, keep));
   GK_TRY(GkBuf flag, kit.alloc(DType::kI32, 1));
   GK_RETURN_IF_ERROR(kit.device().memset(flag.ptr(), 0, 4));
-  KernelContext kctx(kit, node, parsed, refs, outputs, flag.ptr(), nullptr, nullptr);
-  GK_RETURN_IF_ERROR(schema.impl->run(kctx));
+  GK_RETURN_IF_ERROR(invoke_node(InvokeEnv{kit, flag.ptr()}, NodeCall{schema, node, parsed}, refs, outputs, keep));
   GK_RETURN_IF_ERROR(kit.sync());
   int32_t flag_value = 0;
   GK_RETURN_IF_ERROR(kit.device().download(&flag_value, flag.ptr(), 4));

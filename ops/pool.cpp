@@ -86,14 +86,14 @@ Status run_pool(KernelContext& ctx) {
     case PoolKind::kMax: {
       const bool with_indices = ctx.num_outputs() > 1 && ctx.out(1).ptr != 0;
       args.ptr(x.ptr).ptr(y.ptr).ptr(with_indices ? ctx.out(1).ptr : DevPtr{0}).pod(a).i64(n);
-      return ctx.launch(kernel_sources::pool, fmt::format("gk_maxpool<{}>", tn), grid_for(n), args);
+      return ctx.launch(kernel_sources::pool, KernelName::format("gk_maxpool<{}>", {tn}), grid_for(n), args);
     }
     case PoolKind::kAverage:
       args.ptr(x.ptr).ptr(y.ptr).pod(a).i64(n);
-      return ctx.launch(kernel_sources::pool, fmt::format("gk_avgpool<{}>", tn), grid_for(n), args);
+      return ctx.launch(kernel_sources::pool, KernelName::format("gk_avgpool<{}>", {tn}), grid_for(n), args);
     case PoolKind::kLp:
       args.ptr(x.ptr).ptr(y.ptr).pod(a).f32(at.p).i64(n);
-      return ctx.launch(kernel_sources::pool, fmt::format("gk_lppool<{}>", tn), grid_for(n), args);
+      return ctx.launch(kernel_sources::pool, KernelName::format("gk_lppool<{}>", {tn}), grid_for(n), args);
   }
   return internal_error("{}: unknown pool kind", ctx.node().describe());
 }
@@ -117,8 +117,8 @@ Status run_global_pool(KernelContext& ctx) {
   const int64_t plane = x.numel() / n;
   KernelArgs args;
   args.ptr(x.ptr).ptr(ctx.out(0).ptr).i64(plane).i32(IsMax ? 1 : 0).i64(n);
-  return ctx.launch(kernel_sources::pool, fmt::format("gk_global_pool<{}>", kernel_type_name(x.dtype)), grid_for(n),
-                    args);
+  return ctx.launch(kernel_sources::pool, KernelName::format("gk_global_pool<{}>", {kernel_type_name(x.dtype)}),
+                    grid_for(n), args);
 }
 
 // MaxUnpool: the natural output is (in - 1) * stride + kernel - pads per axis; an
@@ -183,11 +183,12 @@ Status run_maxunpool(KernelContext& ctx) {
   const char* tn = kernel_type_name(x.dtype);
   KernelArgs zero;
   zero.ptr(y.ptr).i64(ny);
-  GK_RETURN_IF_ERROR(ctx.launch(kernel_sources::pool, fmt::format("gk_pool_zero<{}>", tn), grid_for(ny), zero));
+  GK_RETURN_IF_ERROR(
+      ctx.launch(kernel_sources::pool, KernelName::format("gk_pool_zero<{}>", {tn}), grid_for(ny), zero));
   if (nx == 0) return ok_status();
   KernelArgs args;
   args.ptr(x.ptr).ptr(idx.ptr).ptr(y.ptr).pod(a).i64(x.shape[0] * x.shape[1]).ptr(ctx.error_flag()).i64(nx);
-  return ctx.launch(kernel_sources::pool, fmt::format("gk_maxunpool<{}>", tn), grid_for(nx), args);
+  return ctx.launch(kernel_sources::pool, KernelName::format("gk_maxunpool<{}>", {tn}), grid_for(nx), args);
 }
 
 const OpImpl kMaxPool{&parse_pool<PoolKind::kMax>, &infer_pool, &run_pool};

@@ -59,7 +59,7 @@ Status launch_widen(KernelContext& ctx, const TensorRef& x, const TensorRef* zp,
   if (x.numel() == 0) return ok_status();
   KernelArgs args;
   args.ptr(x.ptr).ptr(zp ? zp->ptr : 0).ptr(out).pod(zmap).i64(x.numel());
-  return ctx.launch(kernel_sources::quantize, fmt::format("gk_q_widen<{}>", kernel_type_name(x.dtype)),
+  return ctx.launch(kernel_sources::quantize, KernelName::format("gk_q_widen<{}>", {kernel_type_name(x.dtype)}),
                     grid_for(x.numel()), args);
 }
 
@@ -73,9 +73,10 @@ Status launch_requant(KernelContext& ctx, DevPtr acc, const Requant& r, const Te
   KernelArgs args;
   args.ptr(acc).ptr(r.sa->ptr).ptr(r.sb->ptr).ptr(r.sy->ptr).ptr(r.zy ? r.zy->ptr : 0).ptr(y.ptr);
   args.pod(r.amap).pod(r.bmap).pod(r.ymap).pod(r.zmap).i64(y.numel());
-  return ctx.launch(kernel_sources::quantize,
-                    fmt::format("gk_q_requant<{}, {}>", kernel_type_name(r.sa->dtype), kernel_type_name(y.dtype)),
-                    grid_for(y.numel()), args);
+  return ctx.launch(
+      kernel_sources::quantize,
+      KernelName::format("gk_q_requant<{}, {}>", {kernel_type_name(r.sa->dtype), kernel_type_name(y.dtype)}),
+      grid_for(y.numel()), args);
 }
 
 // ---- MatMulInteger / QLinearMatMul ----
@@ -303,7 +304,8 @@ Status int_conv(KernelContext& ctx, const QConvGeometry& g, int64_t group, size_
     KernelArgs args;
     args.ptr(x.ptr).ptr(zx ? zx->ptr : 0).ptr(col.ptr()).pod(q).i64(cols);
     GK_RETURN_IF_ERROR(ctx.launch(kernel_sources::quantize,
-                                  fmt::format("gk_q_im2col<{}>", kernel_type_name(x.dtype)), grid_for(cols), args));
+                                  KernelName::format("gk_q_im2col<{}>", {kernel_type_name(x.dtype)}), grid_for(cols),
+                                  args));
   }
   // Y[n, g] (M x P) = W'[g] (M x Kc) col[n, g] (Kc x P), batch over (n, g).
   GemmCall c;

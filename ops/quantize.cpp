@@ -168,9 +168,10 @@ Result<DevPtr> prepare_scale(KernelContext& ctx, const TensorRef& s, DType acc, 
   GK_TRY(GkBuf buf, ctx.scratch(acc, s.numel()));
   KernelArgs args;
   args.ptr(s.ptr).ptr(buf.ptr()).i32(narrow).i64(s.numel());
-  GK_RETURN_IF_ERROR(ctx.launch(kernel_sources::quantize,
-                                fmt::format("gk_q_scale<{}, {}>", storage_kernel_type_name(s.dtype), kernel_type_name(acc)),
-                                grid_for(s.numel()), args));
+  GK_RETURN_IF_ERROR(
+      ctx.launch(kernel_sources::quantize,
+                 KernelName::format("gk_q_scale<{}, {}>", {storage_kernel_type_name(s.dtype), kernel_type_name(acc)}),
+                 grid_for(s.numel()), args));
   return buf.ptr();
 }
 
@@ -181,10 +182,11 @@ Status launch_quantize(KernelContext& ctx, const TensorRef& x, DevPtr scale, DTy
   const int64_t units = bits < 8 ? (n * bits + 7) / 8 : n;
   KernelArgs args;
   args.ptr(x.ptr).ptr(scale).ptr(zp).ptr(y.ptr).pod(l).i64(n);
-  return ctx.launch(kernel_sources::quantize,
-                    fmt::format("gk_quantize<{}, {}, {}>", storage_kernel_type_name(x.dtype), kernel_type_name(acc),
-                                storage_kernel_type_name(y.dtype)),
-                    grid_for(units), args);
+  return ctx.launch(
+      kernel_sources::quantize,
+      KernelName::format("gk_quantize<{}, {}, {}>",
+                         {storage_kernel_type_name(x.dtype), kernel_type_name(acc), storage_kernel_type_name(y.dtype)}),
+      grid_for(units), args);
 }
 
 Status run_quantize(KernelContext& ctx) {
@@ -234,9 +236,10 @@ Status run_dequantize(KernelContext& ctx) {
   GK_TRY(DevPtr scale, prepare_scale(ctx, s, DType::kF32, 0));
   KernelArgs args;
   args.ptr(x.ptr).ptr(scale).ptr(has_zp ? ctx.in(2).ptr : 0).ptr(y.ptr).pod(l).i64(n);
-  return ctx.launch(kernel_sources::quantize,
-                    fmt::format("gk_dequantize<{}, {}>", storage_kernel_type_name(x.dtype), kernel_type_name(y.dtype)),
-                    grid_for(n), args);
+  return ctx.launch(
+      kernel_sources::quantize,
+      KernelName::format("gk_dequantize<{}, {}>", {storage_kernel_type_name(x.dtype), kernel_type_name(y.dtype)}),
+      grid_for(n), args);
 }
 
 // ---- DynamicQuantizeLinear ----

@@ -115,8 +115,8 @@ Status run(KernelContext& ctx) {
   // One thread per row unless rows are long and few enough that a block's tree
   // reduction pays (thresholds untuned).
   const bool block = g.len > 64 && (g.general || g.inner == 1 || g.rows < 2048);
-  const std::string entry =
-      fmt::format("gk_reduce_{}<{}, {}>", block ? "block" : "thread", kernel_type_name(x.dtype), r.op);
+  const KernelName entry = KernelName::format(
+      "gk_reduce_{}<{}, {}>", {block ? "block" : "thread", kernel_type_name(x.dtype), KernelName::number(r.op)});
   KernelArgs args;
   args.ptr(x.ptr).ptr(y.ptr).pod(g);
   return ctx.launch(kernel_sources::reduce, entry, block ? rows_launch(g.rows, g.len) : grid_for(g.rows), args);

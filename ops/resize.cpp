@@ -384,7 +384,7 @@ Status run_filtered(KernelContext& ctx, const ResizePlan& p, const ResizeAttrs& 
     KernelArgs args;
     args.ptr(src).ptr(dst).ptr(start_buf.ptr() + start_off[idx] * 8).ptr(weight_buf.ptr() + weight_off[idx] * wbytes);
     args.pod(pa).i64(n);
-    const std::string entry = dm::entry("gk_resize_pass", k == 0 ? tn : wn, last ? tn : wn, wn);
+    const KernelName entry = dm::entry("gk_resize_pass", k == 0 ? tn : wn, last ? tn : wn, wn);
     GK_RETURN_IF_ERROR(ctx.launch(kernel_sources::resize, entry, grid_for(n), args));
     src = dst;
   }

@@ -78,10 +78,11 @@ Status run_rms(KernelContext& ctx) {
   }
   KernelArgs args;
   args.ptr(x.ptr).ptr(scale.ptr).ptr(ctx.out(0).ptr).pod(p);
-  return ctx.launch(kernel_sources::attention,
-                    fmt::format("gk_rms_rows<{}, {}, {}>", kernel_type_name(x.dtype), kernel_type_name(scale.dtype),
-                                kernel_type_name(r.stash)),
-                    rows_launch(p.rows, p.len), args);
+  return ctx.launch(
+      kernel_sources::attention,
+      KernelName::format("gk_rms_rows<{}, {}, {}>",
+                         {kernel_type_name(x.dtype), kernel_type_name(scale.dtype), kernel_type_name(r.stash)}),
+      rows_launch(p.rows, p.len), args);
 }
 
 // ---- RotaryEmbedding: X [B, H, S, D] or [B, S, H*D] (num_heads given).
@@ -185,8 +186,8 @@ Status run_rope(KernelContext& ctx) {
   KernelArgs args;
   args.ptr(x.ptr).ptr(ctx.in(1).ptr).ptr(ctx.in(2).ptr).ptr(has_pos ? ctx.in(3).ptr : DevPtr{0});
   args.ptr(ctx.out(0).ptr).pod(p).ptr(ctx.error_flag());
-  return ctx.launch(kernel_sources::attention, fmt::format("gk_rope<{}>", kernel_type_name(x.dtype)), grid_for(p.n),
-                    args);
+  return ctx.launch(kernel_sources::attention, KernelName::format("gk_rope<{}>", {kernel_type_name(x.dtype)}),
+                    grid_for(p.n), args);
 }
 
 const OpImpl kRms{&parse_rms, &infer_rms, &run_rms};

@@ -215,7 +215,7 @@ Status run_cell(KernelContext& ctx) {
   auto state = [&](const GkBuf& b, int64_t which) { return b.ptr() + static_cast<DevPtr>(which * n * esize); };
   const LaunchConfig grid = grid_for(n);
   const KernelSource& src = kernel_sources::rnn;
-  const std::string io = fmt::format("gk_rnn_state_io<{}>", tn);
+  const KernelName io = KernelName::format("gk_rnn_state_io<{}>", {tn});
   {
     KernelArgs args;
     args.ptr(input_ptr(ctx, 5)).ptr(state(hbuf, 0)).i32(1).pod(p);
@@ -233,9 +233,11 @@ Status run_cell(KernelContext& ctx) {
   }
   const DevPtr w = ctx.in(1).ptr, rw = ctx.in(2).ptr, bias = input_ptr(ctx, 3), lens = input_ptr(ctx, 4);
   const DevPtr y = ctx.out(0).numel() > 0 ? output_ptr(ctx, 0) : 0;
-  const std::string step_name = fmt::format(
-      "{}<{}>", r.cell == Cell::kRnn ? "gk_rnn_step" : r.cell == Cell::kGru ? "gk_gru_step" : "gk_lstm_step", tn);
-  const std::string gates_name = fmt::format("gk_gru_gates<{}>", tn);
+  const KernelName step_name = KernelName::templated(r.cell == Cell::kRnn   ? "gk_rnn_step"
+                                                     : r.cell == Cell::kGru ? "gk_gru_step"
+                                                                            : "gk_lstm_step",
+                                                     {tn});
+  const KernelName gates_name = KernelName::format("gk_gru_gates<{}>", {tn});
   for (int64_t s = 0; s < p.seq; ++s) {
     p.step = s;
     const DevPtr h_in = state(hbuf, s & 1), h_out = state(hbuf, (s + 1) & 1);

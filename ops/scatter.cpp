@@ -85,9 +85,17 @@ Status run_scatter_elements(KernelContext& ctx) {
   GK_TRY(IndexMap umap, strided_map(dims, us));
   GK_TRY(IndexMap omap, strided_map(dims, os));
   const int64_t m = numel(dims);
-  return launch_indexed(ctx, entry("gk_gs_scatter_elements", et, op->it, std::to_string(attrs.reduction)),
-                        KernelArgs().ptr(out.ptr).ptr(op->idx.ptr).ptr(upd.ptr).pod(umap).pod(omap)
-                            .i64(ustrides[axis]).i64(upd.shape[axis]).i64(ostrides[axis]).i64(out.shape[axis]),
+  return launch_indexed(ctx, entry("gk_gs_scatter_elements", et, op->it, KernelName::number(attrs.reduction)),
+                        KernelArgs()
+                            .ptr(out.ptr)
+                            .ptr(op->idx.ptr)
+                            .ptr(upd.ptr)
+                            .pod(umap)
+                            .pod(omap)
+                            .i64(ustrides[axis])
+                            .i64(upd.shape[axis])
+                            .i64(ostrides[axis])
+                            .i64(out.shape[axis]),
                         m);
 }
 
@@ -124,7 +132,7 @@ Status run_scatter_nd(KernelContext& ctx) {
   const KernelArgs args = KernelArgs().ptr(op->out.ptr).ptr(idx.ptr).ptr(ctx.in(2).ptr).pod(im);
   if (attrs.reduction == 0)
     return launch_indexed(ctx, entry("gk_gs_scatter_nd", et, op->it), KernelArgs(args).i64(slice), tuples * slice);
-  return launch_indexed(ctx, entry("gk_gs_scatter_nd_reduce", et, op->it, std::to_string(attrs.reduction)),
+  return launch_indexed(ctx, entry("gk_gs_scatter_nd_reduce", et, op->it, KernelName::number(attrs.reduction)),
                         KernelArgs(args).i64(tuples), slice);
 }
 

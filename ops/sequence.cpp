@@ -58,21 +58,21 @@ const OpImpl kSplit{&parse_split, &infer_by_executor, &run_by_executor};
 const OpImpl kConcat{&parse_concat, &infer_by_executor, &run_by_executor};
 const OpImpl kMap{&parse_map, &infer_by_executor, &run_by_executor};
 
-constexpr OpTraits kSeq{.runs_in_executor = true};
+constexpr OpTraits executor_op(ExecutorOp op) { return OpTraits{.executor_op = op}; }
 
 const OpSchema kSchemas[] = {
-    {"", "SequenceEmpty", 11, kOpsetCurrent, &kEmpty, kSeq},
-    {"", "SequenceConstruct", 11, kOpsetCurrent, &kPlain, kSeq},
-    {"", "SequenceInsert", 11, kOpsetCurrent, &kPlain, kSeq},
-    {"", "SequenceErase", 11, kOpsetCurrent, &kPlain, kSeq},
-    {"", "SequenceAt", 11, kOpsetCurrent, &kPlain, kSeq},
-    {"", "SequenceLength", 11, kOpsetCurrent, &kPlain, kSeq},
-    {"", "SplitToSequence", 11, kOpsetCurrent, &kSplit, kSeq},
-    {"", "ConcatFromSequence", 11, kOpsetCurrent, &kConcat, kSeq},
-    {"", "SequenceMap", 17, kOpsetCurrent, &kMap, kSeq},
-    {"", "Optional", 15, kOpsetCurrent, &kPlain, kSeq},
-    {"", "OptionalHasElement", 15, kOpsetCurrent, &kPlain, kSeq},
-    {"", "OptionalGetElement", 15, kOpsetCurrent, &kPlain, kSeq},
+    {"", "SequenceEmpty", 11, kOpsetCurrent, &kEmpty, executor_op(ExecutorOp::kSequenceEmpty)},
+    {"", "SequenceConstruct", 11, kOpsetCurrent, &kPlain, executor_op(ExecutorOp::kSequenceConstruct)},
+    {"", "SequenceInsert", 11, kOpsetCurrent, &kPlain, executor_op(ExecutorOp::kSequenceInsert)},
+    {"", "SequenceErase", 11, kOpsetCurrent, &kPlain, executor_op(ExecutorOp::kSequenceErase)},
+    {"", "SequenceAt", 11, kOpsetCurrent, &kPlain, executor_op(ExecutorOp::kSequenceAt)},
+    {"", "SequenceLength", 11, kOpsetCurrent, &kPlain, executor_op(ExecutorOp::kSequenceLength)},
+    {"", "SplitToSequence", 11, kOpsetCurrent, &kSplit, executor_op(ExecutorOp::kSplitToSequence)},
+    {"", "ConcatFromSequence", 11, kOpsetCurrent, &kConcat, executor_op(ExecutorOp::kConcatFromSequence)},
+    {"", "SequenceMap", 17, kOpsetCurrent, &kMap, executor_op(ExecutorOp::kSequenceMap)},
+    {"", "Optional", 15, kOpsetCurrent, &kPlain, executor_op(ExecutorOp::kOptional)},
+    {"", "OptionalHasElement", 15, kOpsetCurrent, &kPlain, executor_op(ExecutorOp::kOptionalHasElement)},
+    {"", "OptionalGetElement", 15, kOpsetCurrent, &kPlain, executor_op(ExecutorOp::kOptionalGetElement)},
 };
 
 }  // namespace

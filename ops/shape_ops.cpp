@@ -343,7 +343,7 @@ Status run_range(KernelContext& ctx) {
   GK_TRY(const char* tn, type_name(ctx.node(), out.dtype, "Range"));
   KernelArgs args;
   args.ptr(out.ptr);
-  std::string name;
+  KernelName name("");
   switch (out.dtype) {
     case DType::kI16:
     case DType::kI32:
@@ -420,11 +420,11 @@ const OpSchema kShapeOps[] = {
     {"", "Squeeze", 13, kOpsetCurrent, &kSqueezeInput, kViewHost1},
     {"", "Unsqueeze", 1, 12, &kUnsqueezeAttr, kView},
     {"", "Unsqueeze", 13, kOpsetCurrent, &kUnsqueezeInput, kViewHost1},
-    {"", "Identity", 1, kOpsetCurrent, &kIdentity, kView},
+    {"", "Identity", 1, kOpsetCurrent, &kIdentity, {.alias_input = 0, .passes_containers = true}},
     {"", "Dropout", 7, kOpsetCurrent, &kDropout, {.alias_input = 0, .host_inputs = (1u << 1) | (1u << 2)}},
     {"", "Constant", 1, kOpsetCurrent, &kConstant, {}},
-    {"", "Shape", 1, kOpsetCurrent, &kShape, {}},
-    {"", "Size", 1, kOpsetCurrent, &kSize, {}},
+    {"", "Shape", 1, kOpsetCurrent, &kShape, {.reads_shape_only = true}},
+    {"", "Size", 1, kOpsetCurrent, &kSize, {.reads_shape_only = true}},
     {"", "ConstantOfShape", 9, kOpsetCurrent, &kConstantOfShape, {.host_inputs = 1u}},
     {"", "Range", 11, kOpsetCurrent, &kRange, {.host_inputs = 0b111u}},
     {"", "EyeLike", 9, kOpsetCurrent, &kEyeLike, {}},

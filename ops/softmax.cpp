@@ -69,7 +69,8 @@ Status run(KernelContext& ctx) {
   KernelArgs args;
   args.ptr(x.ptr).ptr(y.ptr).pod(g);
   return ctx.launch(kernel_sources::softmax,
-                    fmt::format("gk_softmax_{}<{}, {}>", block ? "block" : "thread", kernel_type_name(x.dtype), r.mode),
+                    KernelName::format("gk_softmax_{}<{}, {}>", {block ? "block" : "thread", kernel_type_name(x.dtype),
+                                                                 KernelName::number(r.mode)}),
                     block ? rows_launch(g.rows, g.len) : grid_for(g.rows), args);
 }
 

@@ -77,8 +77,8 @@ Status run(KernelContext& ctx) {
   RowGeometry g = axis_geometry(x.shape, axis);
   KernelArgs args;
   args.ptr(x.ptr).ptr(ctx.out(0).ptr).ptr(indices).pod(g).i64(k).i32(r.largest ? 1 : 0);
-  return ctx.launch(kernel_sources::topk, fmt::format("gk_topk<{}>", kernel_type_name(x.dtype)), grid_for(g.rows),
-                    args);
+  return ctx.launch(kernel_sources::topk, KernelName::format("gk_topk<{}>", {kernel_type_name(x.dtype)}),
+                    grid_for(g.rows), args);
 }
 
 const OpImpl kTopkAttr{&parse_attr, &infer, &run};

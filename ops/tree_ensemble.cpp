@@ -326,8 +326,8 @@ Status run_tree(KernelContext& ctx) {
   KernelArgs args;
   args.ptr(x.ptr).ptr(y.ptr).ptr(acc.ptr()).pod(t).pod(p);
   return ctx.launch(kernel_sources::tree_ensemble,
-                    fmt::format("gk_tree_ensemble<{}, {}, {}>", in, out, wide ? "double" : "float"), grid_for(p.rows),
-                    args);
+                    KernelName::format("gk_tree_ensemble<{}, {}, {}>", {in, out, wide ? "double" : "float"}),
+                    grid_for(p.rows), args);
 }
 
 const OpImpl kTreeEnsemble{&parse_tree_ensemble, &infer_tree, &run_tree};

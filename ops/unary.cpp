@@ -34,8 +34,8 @@ Status run_unary(KernelContext& ctx) {
   KernelArgs args;
   args.ptr(x.ptr).ptr(y.ptr).i64(n).pod(a.params);
   return ctx.launch(kernel_sources::unary,
-                    fmt::format("gk_unary<{}, {}>", a.kind.functor, kernel_type_name(x.dtype)),
-                    grid_for(n), args);
+                    KernelName::format("gk_unary<{}, {}>", {a.kind.functor, kernel_type_name(x.dtype)}), grid_for(n),
+                    args);
 }
 
 namespace {
@@ -154,8 +154,8 @@ Status run_clip(KernelContext& ctx) {
   args.ptr(x.ptr).ptr(y.ptr).i64(n).ptr(lo.ptr).ptr(hi.ptr);
   push_element(args, x.dtype, lo.bytes);
   push_element(args, x.dtype, hi.bytes);
-  return ctx.launch(kernel_sources::unary, fmt::format("gk_clip<{}>", kernel_type_name(x.dtype)),
-                    grid_for(n), args);
+  return ctx.launch(kernel_sources::unary, KernelName::format("gk_clip<{}>", {kernel_type_name(x.dtype)}), grid_for(n),
+                    args);
 }
 
 #define IMPL(name, kind) constexpr OpImpl name{&parse_unary<&kind>, &infer_unary, &run_unary};

@@ -57,7 +57,7 @@ Status launch_copy(KernelContext& ctx, const TensorRef& in, const TensorRef& out
   if (!plan.ok()) return ctx.fail(plan.status().message());
   KernelArgs args;
   args.ptr(in.ptr).ptr(out.ptr).i64(n).i32(plan->layout).pod(plan->maps[0]);
-  return ctx.launch(kernel_sources::elementwise, fmt::format("gk_ew_copy<{}>", bits_type_name(in.dtype)),
+  return ctx.launch(kernel_sources::elementwise, KernelName::format("gk_ew_copy<{}>", {bits_type_name(in.dtype)}),
                     grid_for(n), args);
 }
 
@@ -79,7 +79,7 @@ Status run_variadic(KernelContext& ctx) {
   if (!Op->mean || ctx.num_inputs() == 1) return ok_status();
   KernelArgs args;
   args.ptr(out.ptr).i64(n).f64(static_cast<double>(ctx.num_inputs()));
-  return ctx.launch(kernel_sources::elementwise, fmt::format("gk_ew_divide_by<{}>", kernel_type_name(t)),
+  return ctx.launch(kernel_sources::elementwise, KernelName::format("gk_ew_divide_by<{}>", {kernel_type_name(t)}),
                     grid_for(n), args);
 }
 
@@ -109,7 +109,7 @@ Status run_where(KernelContext& ctx) {
   KernelArgs args;
   args.ptr(ctx.in(0).ptr).ptr(ctx.in(1).ptr).ptr(ctx.in(2).ptr).ptr(out.ptr).i64(n).i32(plan->layout);
   for (const IndexMap& m : plan->maps) args.pod(m);
-  return ctx.launch(kernel_sources::elementwise, fmt::format("gk_where<{}>", bits_type_name(out.dtype)),
+  return ctx.launch(kernel_sources::elementwise, KernelName::format("gk_where<{}>", {bits_type_name(out.dtype)}),
                     grid_for(n), args);
 }
 

@@ -329,14 +329,17 @@ Result<std::vector<NamedBuf>> run_scan8(Kit& kit, const Node& node, const std::v
 
 Result<std::vector<NamedBuf>> run_control_flow(Kit& kit, const Node& node, const std::vector<NamedBuf>& inputs,
                                                const RunSubgraph& run) {
-  const std::string& op = node.view.op_type;
-  if (op == "If") return run_if(kit, node, inputs, run);
-  if (op == "Loop") return run_loop(kit, node, inputs, run);
-  if (op == "Scan") {
-    if (attrs_as<ScanAttrs>(node.parsed).batched) return run_scan8(kit, node, inputs, run);
-    return run_scan(kit, node, inputs, run);
+  switch (node.schema->traits.executor_op) {
+    case ExecutorOp::kIf:
+      return run_if(kit, node, inputs, run);
+    case ExecutorOp::kLoop:
+      return run_loop(kit, node, inputs, run);
+    case ExecutorOp::kScan:
+      if (attrs_as<ScanAttrs>(node.parsed).batched) return run_scan8(kit, node, inputs, run);
+      return run_scan(kit, node, inputs, run);
+    default:
+      return internal_error("{} is not a control-flow op", node.view.describe());
   }
-  return internal_error("{} is not a control-flow op", node.view.describe());
 }
 
 }  // namespace gk

@@ -8,15 +8,38 @@
 #include "runtime/control_flow.h"
 #include "runtime/sequence_ops.h"
 
-#include <spdlog/spdlog.h>
-
 namespace gk {
 namespace {
 
-std::string signature_of(const std::vector<TensorType>& types) {
-  std::string s;
-  for (const auto& t : types) s += fmt::format("{}:{};", static_cast<int>(t.dtype), shape_str(t.shape));
-  return s;
+template <typename T>
+void append_bytes(std::string& key, const T& v) {
+  key.append(reinterpret_cast<const char*>(&v), sizeof v);
+}
+
+// The plan cache key: each input's dtype and dims as raw bytes (no formatting on
+// the run path), then the values of inputs that join the signature.
+std::string signature_of(const std::vector<TensorType>& types,
+                         const std::vector<std::shared_ptr<const HostTensor>>& values) {
+  std::string key;
+  for (const auto& t : types) {
+    append_bytes(key, static_cast<int32_t>(t.dtype));
+    append_bytes(key, static_cast<int32_t>(t.shape.size()));
+    for (int64_t d : t.shape) append_bytes(key, d);
+  }
+  for (size_t i = 0; i < values.size(); ++i) {
+    if (!values[i]) continue;
+    append_bytes(key, static_cast<int32_t>(i));
+    if (values[i]->dtype() == DType::kString) {
+      for (const std::string& str : values[i]->string_values()) {
+        append_bytes(key, static_cast<uint64_t>(str.size()));
+        key += str;
+      }
+      continue;
+    }
+    append_bytes(key, static_cast<uint64_t>(values[i]->bytes()));
+    if (values[i]->bytes() > 0) key.append(static_cast<const char*>(values[i]->raw()), values[i]->bytes());
+  }
+  return key;
 }
 
 // A derived value input joins the plan signature only when it is this small: a
@@ -28,16 +51,6 @@ constexpr int64_t kMaxDerivedValueElements = 64;
 // that join it); a Loop body whose iteration number feeds a Slice plans once per
 // iteration, so the cache is bounded. // untuned
 constexpr size_t kMaxPlans = 256;
-
-// Runtime state of one value in a frame.
-struct FrameValue {
-  DevPtr ptr = 0;
-  TensorType type;
-  const HostTensor* host = nullptr;
-  std::shared_ptr<const HostTensor> owned_host;  // a string made during the run
-  std::shared_ptr<const std::vector<NamedBuf>> seq;  // a sequence value
-  bool none = false;                                 // an empty optional
-};
 
 }  // namespace
 
@@ -95,7 +108,7 @@ void Executor::find_value_inputs() {
     if (producer[v] < 0) continue;
     const Node& p = g.nodes[producer[v]];
     // Their values come from the input's shape, which the signature holds already.
-    if (p.view.op_type == "Shape" || p.view.op_type == "Size") continue;
+    if (p.schema && p.schema->traits.reads_shape_only) continue;
     for (ValueId in : p.inputs)
       if (in != kNoValue) work.push_back(in);
   }
@@ -163,20 +176,10 @@ Result<std::vector<const NamedBuf*>> Executor::order_inputs(const std::vector<Na
   return ordered;
 }
 
-Result<std::shared_ptr<Plan>> Executor::plan_for(const std::vector<TensorType>& input_types,
-                                                  const std::vector<std::shared_ptr<const HostTensor>>& input_values,
-                                                  bool* created) {
-  std::string key = signature_of(input_types);
-  for (size_t i = 0; i < input_values.size(); ++i) {
-    if (!input_values[i]) continue;
-    key += fmt::format("#{}=", i);
-    if (input_values[i]->dtype() == DType::kString) {
-      for (const std::string& str : input_values[i]->string_values()) key += fmt::format("{}:{}", str.size(), str);
-      continue;
-    }
-    const auto* bytes = static_cast<const uint8_t*>(input_values[i]->raw());
-    for (size_t b = 0; b < input_values[i]->bytes(); ++b) key += fmt::format("{:02x}", bytes[b]);
-  }
+Result<std::shared_ptr<PlanState>> Executor::plan_for(
+    const std::vector<TensorType>& input_types, const std::vector<std::shared_ptr<const HostTensor>>& input_values,
+    bool* created) {
+  const std::string key = signature_of(input_types, input_values);
   {
     std::lock_guard lock(plans_mutex_);
     auto it = plans_.find(key);
@@ -187,10 +190,12 @@ Result<std::shared_ptr<Plan>> Executor::plan_for(const std::vector<TensorType>& 
   }
   // Planned outside the lock; two threads racing on a new shape both plan and the
   // first insert wins (plans are pure functions of the shapes).
-  GK_TRY(std::shared_ptr<Plan> plan, build_plan(input_types, input_values));
+  const PlanRequest request{graph_, inputs_, kit_, host_kit_, path_, profile_prefix_};
+  auto state = std::make_shared<PlanState>();
+  GK_TRY(state->plan, build_plan(request, input_types, input_values));
   std::lock_guard lock(plans_mutex_);
   if (plans_.size() >= kMaxPlans) plans_.erase(plans_.begin());  // runs in flight hold their plan
-  auto [it, inserted] = plans_.emplace(key, plan);
+  auto [it, inserted] = plans_.emplace(key, std::move(state));
   if (created) *created = inserted;
   return it->second;
 }
@@ -208,154 +213,124 @@ Status Executor::check_flags(const Plan& plan, DevPtr flags) {
   return ok_status();
 }
 
-Status Executor::run_steps(Plan& plan, const std::vector<const NamedBuf*>& inputs, std::vector<NamedBuf>& outputs,
-                           const RunOptions& options, DevPtr arena, DevPtr flags, std::vector<GkBuf>& owned) {
+Status Executor::run_steps(const Plan& plan, Frame& frame, const RunOptions& options, DevPtr flags,
+                           std::vector<GkBuf>& owned) {
   const Graph& g = graph_;
-  std::vector<FrameValue> frame(g.values.size());
-  for (size_t v = 0; v < g.values.size(); ++v) {
-    const ValuePlan& vp = plan.values[v];
-    FrameValue& fv = frame[v];
-    fv.type = vp.type;
-    fv.host = vp.host.get();
-    switch (vp.where) {
-      case Where::kInput: fv.ptr = inputs[vp.io_index]->buf.ptr(); break;
-      case Where::kOutput: fv.ptr = vp.host ? vp.constant.ptr() : outputs[vp.io_index].buf.ptr(); break;
-      case Where::kConstant: fv.ptr = vp.constant.ptr(); break;
-      case Where::kArena: fv.ptr = arena + static_cast<DevPtr>(vp.offset); break;
-      default: break;
-    }
-  }
-  for (size_t v = 0; v < g.values.size(); ++v)
-    if (plan.values[v].where == Where::kAlias) frame[v].ptr = frame[plan.values[v].alias_root].ptr;
-  for (size_t i = 0; i < inputs_.size(); ++i) {
-    FrameValue& fv = frame[inputs_[i]];
-    fv.seq = inputs[i]->sequence;
-    fv.none = inputs[i]->none;
-    if (g.values[inputs_[i]].kind == ValueKind::kOptional && !fv.seq && !fv.none) {  // planned as dynamic
-      fv.ptr = inputs[i]->buf.ptr();
-      fv.type = {inputs[i]->dtype(), inputs[i]->shape};
-      fv.host = inputs[i]->host.get();
-    }
-  }
-
   for (size_t s = 0; s < plan.steps.size(); ++s) {
     const StepPlan& step = plan.steps[s];
     if (step.skip) continue;
     const Node& node = g.nodes[step.node];
-    std::vector<TensorRef> ins, outs;
-    for (ValueId in : node.inputs) {
-      if (in == kNoValue) {
-        ins.emplace_back();
-        continue;
-      }
-      const FrameValue& fv = frame[in];
-      ins.push_back({fv.type.dtype, fv.type.shape, fv.ptr, fv.host});
-    }
-    if (node.schema->traits.runs_in_executor) {
-      auto named = [&](ValueId v) {
-        NamedBuf b;
-        if (v == kNoValue) return b;
-        const FrameValue& fv = frame[v];
-        b.name = g.values[v].name;
-        b.shape = fv.type.shape;
-        if (fv.none)
-          b.none = true;
-        else if (fv.seq)
-          b.sequence = fv.seq;
-        else if (fv.type.dtype == DType::kString)
-          b.host = fv.owned_host ? fv.owned_host : std::shared_ptr<const HostTensor>(std::shared_ptr<void>(), fv.host);
-        else
-          b.buf = GkBuf::wrap(fv.type.dtype, numel(fv.type.shape), fv.ptr);
-        return b;
-      };
-      std::vector<NamedBuf> cf_inputs, cf_implicit;
-      for (ValueId in : node.inputs) cf_inputs.push_back(named(in));
-      for (ValueId in : node.implicit_inputs) cf_implicit.push_back(named(in));
-      GK_TRY(std::vector<NamedBuf> results, run_control_flow_step(node, cf_inputs, cf_implicit, options));
-      for (size_t o = 0; o < node.outputs.size() && o < results.size(); ++o) {
-        const ValueId out = node.outputs[o];
-        if (out == kNoValue) continue;
-        FrameValue& fv = frame[out];
-        fv.type = {results[o].dtype(), results[o].shape};
-        fv.ptr = results[o].buf.ptr();
-        fv.owned_host = results[o].host;
-        fv.host = fv.owned_host.get();
-        fv.seq = results[o].sequence;
-        fv.none = results[o].none;
-        if (!results[o].buf.is_none()) owned.push_back(std::move(results[o].buf));
-      }
+    if (node.schema->traits.runs_in_executor()) {
+      GK_RETURN_IF_ERROR(run_executor_step(node, frame, options, owned));
       continue;
     }
     if (step.dynamic) {
-      bool reads_sequence = false;
-      for (ValueId in : node.inputs)
-        reads_sequence |= in != kNoValue && (frame[in].seq != nullptr || frame[in].none);
-      if (reads_sequence) {
-        if (node.view.op_type != "Identity" || node.outputs.empty() || node.outputs[0] == kNoValue)
-          return unimplemented("{} reads a sequence or an empty optional; only the sequence and optional ops, "
-                               "control flow and Identity take one",
-                               node.view.describe());
-        frame[node.outputs[0]] = frame[node.inputs[0]];
-        continue;
-      }
+      GK_RETURN_IF_ERROR(run_dynamic_step(plan, s, frame, options, flags, owned));
+      continue;
     }
-    std::vector<HostTensor> fetched;  // host values a dynamic step needs
-    if (step.dynamic) {
-      // Shapes are known only now: infer with this run's shapes, fetching the
-      // values the op needs on the host (a sync; such plans are not captured).
-      InferContext ictx{node.view, node.parsed, {}, {}, {}, false, {}};
-      fetched.reserve(node.inputs.size());
-      for (size_t i = 0; i < node.inputs.size(); ++i) {
-        ictx.inputs.push_back(ins[i].present() ? TensorType{ins[i].dtype, ins[i].shape} : TensorType{});
-        const HostTensor* value = ins[i].host;
-        if (!value && ins[i].present() && (node.schema->traits.host_inputs >> i) & 1u) {
-          GK_TRY(HostTensor h, download_tensor(kit_, ins[i].dtype, ins[i].shape, ins[i].ptr));
-          fetched.push_back(std::move(h));
-          value = &fetched.back();
-        }
-        ictx.values.push_back(value);
-      }
-      ictx.outputs.resize(node.outputs.size());
-      GK_RETURN_IF_ERROR(node.schema->impl->infer(ictx));
-      for (size_t o = 0; o < node.outputs.size(); ++o) {
-        TensorRef ref{ictx.outputs[o].dtype, ictx.outputs[o].shape, 0, nullptr};
-        if (!ictx.dynamic_shape && node.outputs[o] != kNoValue) {
-          GK_TRY(GkBuf buf, kit_.alloc(ref.dtype, numel(ref.shape)));
-          ref.ptr = buf.ptr();
-          owned.push_back(std::move(buf));
-        }
-        outs.push_back(std::move(ref));
-      }
-    } else {
-      for (ValueId out : node.outputs) {
-        if (out == kNoValue) {
-          outs.emplace_back();
-          continue;
-        }
-        const FrameValue& fv = frame[out];
-        outs.push_back({fv.type.dtype, fv.type.shape, fv.ptr, nullptr});
-      }
-    }
-    KernelContext ctx(kit_, node.view, node.parsed, ins, outs, flags + 4 * s, options.profiler, &step.tag);
-    Status st = node.schema->impl->run(ctx);
+    const InvokeEnv env{kit_, flags + 4 * s, options.profiler, &step.tag, &plan.step_kernels[s]};
+    Status st = invoke_node(env, NodeCall{*node.schema, node.view, node.parsed}, frame.step_inputs(s),
+                            frame.step_outputs(s), owned);
     if (!st.ok()) return st.code() == StatusCode::kInternal ? st : st.with_context(node.view.describe());
-    for (GkBuf& b : ctx.owned()) owned.push_back(std::move(b));
-    if (step.dynamic)
-      for (size_t o = 0; o < node.outputs.size(); ++o) {
-        ValueId out = node.outputs[o];
-        if (out == kNoValue) continue;
-        frame[out].ptr = outs[o].ptr;
-        frame[out].type = {outs[o].dtype, outs[o].shape};
-      }
   }
+  return ok_status();
+}
 
-  // Outputs that are plan-time values or inputs, or whose shape was known only
-  // during the run: copied into the per-run buffers.
+Status Executor::run_executor_step(const Node& node, Frame& frame, const RunOptions& options,
+                                   std::vector<GkBuf>& owned) {
+  const Graph& g = graph_;
+  auto named = [&](ValueId v) {
+    NamedBuf b;
+    if (v == kNoValue) return b;
+    const FrameValue& fv = frame.values[v];
+    b.name = g.values[v].name;
+    b.shape = fv.type.shape;
+    if (fv.none)
+      b.none = true;
+    else if (fv.seq)
+      b.sequence = fv.seq;
+    else if (fv.type.dtype == DType::kString)
+      b.host = fv.owned_host ? fv.owned_host : std::shared_ptr<const HostTensor>(std::shared_ptr<void>(), fv.host);
+    else
+      b.buf = GkBuf::wrap(fv.type.dtype, numel(fv.type.shape), fv.ptr);
+    return b;
+  };
+  std::vector<NamedBuf> cf_inputs, cf_implicit;
+  for (ValueId in : node.inputs) cf_inputs.push_back(named(in));
+  for (ValueId in : node.implicit_inputs) cf_implicit.push_back(named(in));
+  GK_TRY(std::vector<NamedBuf> results, run_control_flow_step(node, cf_inputs, cf_implicit, options));
+  for (size_t o = 0; o < node.outputs.size() && o < results.size(); ++o) {
+    const ValueId out = node.outputs[o];
+    if (out == kNoValue) continue;
+    FrameValue& fv = frame.values[out];
+    fv.type = {results[o].dtype(), results[o].shape};
+    fv.ptr = results[o].buf.ptr();
+    fv.owned_host = results[o].host;
+    fv.host = fv.owned_host.get();
+    fv.seq = results[o].sequence;
+    fv.none = results[o].none;
+    if (!results[o].buf.is_none()) owned.push_back(std::move(results[o].buf));
+  }
+  return ok_status();
+}
+
+Status Executor::run_dynamic_step(const Plan& plan, size_t s, Frame& frame, const RunOptions& options, DevPtr flags,
+                                  std::vector<GkBuf>& owned) {
+  const StepPlan& step = plan.steps[s];
+  const Node& node = graph_.nodes[step.node];
+  for (ValueId in : node.inputs)
+    if (in != kNoValue && (frame.values[in].seq != nullptr || frame.values[in].none)) {
+      if (!node.schema->traits.passes_containers || node.outputs.empty() || node.outputs[0] == kNoValue)
+        return unimplemented(
+            "{} reads a sequence or an empty optional; only the sequence and optional ops, "
+            "control flow and Identity take one",
+            node.view.describe());
+      frame.values[node.outputs[0]] = frame.values[node.inputs[0]];
+      return ok_status();
+    }
+  // Shapes are known only now: infer with this run's shapes, fetching the values
+  // the op needs on the host (a sync; such plans are not captured).
+  std::vector<TensorRef> ins;
+  std::vector<HostTensor> fetched;
+  fetched.reserve(node.inputs.size());
+  for (size_t i = 0; i < node.inputs.size(); ++i) {
+    const ValueId in = node.inputs[i];
+    if (in == kNoValue) {
+      ins.emplace_back();
+      continue;
+    }
+    const FrameValue& fv = frame.values[in];
+    TensorRef ref{fv.type.dtype, fv.type.shape, fv.ptr, fv.host};
+    if (!ref.host && ref.present() && i < 32 && (node.schema->traits.host_inputs >> i) & 1u) {
+      GK_TRY(HostTensor h, download_tensor(kit_, ref.dtype, ref.shape, ref.ptr));
+      fetched.push_back(std::move(h));
+      ref.host = &fetched.back();
+    }
+    ins.push_back(std::move(ref));
+  }
+  const NodeCall call{*node.schema, node.view, node.parsed};
+  InferContext ictx{node.view, node.parsed, {}, {}, {}, false, {}};
+  GK_RETURN_IF_ERROR(infer_node(*node.schema, ictx, ins, node.outputs.size()));
+  GK_TRY(std::vector<TensorRef> outs, allocate_outputs(kit_, ictx, owned));
+  const InvokeEnv env{kit_, flags + 4 * s, options.profiler, &step.tag, &plan.step_kernels[s]};
+  Status st = invoke_node(env, call, ins, outs, owned);
+  if (!st.ok()) return st.code() == StatusCode::kInternal ? st : st.with_context(node.view.describe());
+  for (size_t o = 0; o < node.outputs.size(); ++o) {
+    const ValueId out = node.outputs[o];
+    if (out == kNoValue) continue;
+    frame.values[out].ptr = outs[o].ptr;
+    frame.values[out].type = {outs[o].dtype, outs[o].shape};
+  }
+  return ok_status();
+}
+
+Status Executor::copy_out(const Plan& plan, const Frame& frame, std::vector<NamedBuf>& outputs) {
+  const Graph& g = graph_;
   for (size_t i = 0; i < g.outputs.size(); ++i) {
     const ValuePlan& vp = plan.values[g.outputs[i]];
     if (vp.where == Where::kOutput && !vp.host) continue;
     if (outputs[i].host) continue;  // a string, set when the run began
-    const FrameValue& fv = frame[g.outputs[i]];
+    const FrameValue& fv = frame.values[g.outputs[i]];
     if (fv.none || fv.seq) {
       outputs[i].none = fv.none;
       outputs[i].sequence = fv.seq;
@@ -394,94 +369,14 @@ Result<std::vector<NamedBuf>> Executor::run_control_flow_step(const Node& node, 
     if (!outs.ok()) return outs.status().with_context(node.view.describe());
     return outs;
   };
-  const std::string& op = node.view.op_type;
-  if (op == "If" || op == "Loop" || op == "Scan") return run_control_flow(kit_, node, inputs, run);
-  return run_sequence_op(kit_, node, inputs, run);
-}
-
-Status Executor::capture(Plan& plan, const std::vector<const NamedBuf*>& inputs, std::vector<NamedBuf>& outputs) {
-  const Graph& g = graph_;
-  for (const StepPlan& step : plan.steps)
-    if (step.dynamic)
-      return unimplemented("{} has an output shape known only during the run (a sync mid-run)",
-                           g.nodes[step.node].view.describe());
-  // A replay moves each input and output by its address range; two that share
-  // bytes could not be told apart.
-  std::vector<PointerRemap> io;
-  auto bind = [&](const std::string& name, const GkBuf& buf) -> Status {
-    const PointerRemap r{buf.ptr(), buf.bytes(), 0};
-    for (const PointerRemap& o : io)
-      if (r.bytes && o.bytes && r.from < o.from + o.bytes && o.from < r.from + r.bytes)
-        return unimplemented("'{}' shares memory with another input or output of this run", name);
-    io.push_back(r);
-    return ok_status();
-  };
-  for (size_t i = 0; i < inputs.size(); ++i) GK_RETURN_IF_ERROR(bind(inputs[i]->name, inputs[i]->buf));
-  for (const NamedBuf& out : outputs) GK_RETURN_IF_ERROR(bind(out.name, out.buf));
-
-  const size_t flag_bytes = std::max<size_t>(plan.steps.size(), 1) * 4;
-  GK_TRY(GkBuf arena, kit_.alloc(DType::kU8, static_cast<int64_t>(plan.memory.arena_bytes)));
-  GK_TRY(GkBuf flags, kit_.alloc(DType::kU8, static_cast<int64_t>(flag_bytes)));
-  GraphCapture& graphs = *kit_.device().graphs();
-  GK_RETURN_IF_ERROR(graphs.begin_capture());
-  std::vector<GkBuf> scratch;
-  Status s = kit_.device().memset(flags.ptr(), 0, flag_bytes);
-  if (s.ok()) s = run_steps(plan, inputs, outputs, RunOptions{}, arena.ptr(), flags.ptr(), scratch);
-  Result<GraphId> id = graphs.end_capture();
-  if (!s.ok()) {
-    if (id.ok()) graphs.destroy_graph(*id);
-    return s;
+  switch (node.schema->traits.executor_op) {
+    case ExecutorOp::kIf:
+    case ExecutorOp::kLoop:
+    case ExecutorOp::kScan:
+      return run_control_flow(kit_, node, inputs, run);
+    default:
+      return run_sequence_op(kit_, node, inputs, run);
   }
-  if (!id.ok()) return id.status();
-  plan.graph = *id;
-  plan.graphs = &graphs;
-  plan.has_graph = true;
-  plan.graph_arena = std::move(arena);
-  plan.graph_flags = std::move(flags);
-  plan.graph_scratch = std::move(scratch);
-  plan.graph_io = std::move(io);
-  return ok_status();
-}
-
-Result<bool> Executor::run_graph(Plan& plan, const std::vector<const NamedBuf*>& inputs,
-                                 std::vector<NamedBuf>& outputs, const RunOptions& options, RunInfo* info) {
-  auto fallback = [&](std::string why) {
-    if (info) info->graph_fallback = std::move(why);
-    return false;
-  };
-  if (options.profiler) return fallback("profiling times each launch: plain launches");
-  if (kit_.autosync()) return fallback("autosync syncs after each launch: plain launches");
-  // One replay at a time per plan (the graph owns one arena); a concurrent run of
-  // the same shape takes plain launches in its own frame instead of waiting.
-  std::unique_lock lock(plan.graph_mutex, std::try_to_lock);
-  if (!lock.owns_lock()) return fallback("another run is replaying this shape's graph: plain launches");
-  if (!plan.graph_fallback.empty()) return fallback(plan.graph_fallback);
-  if (!plan.has_graph) {
-    if (++plan.runs < 2) return fallback("first run of this shape: plain launches, captured on the next");
-    Status s = capture(plan, inputs, outputs);
-    if (!s.ok()) {
-      plan.graph_fallback = "not captured: " + s.message();
-      spdlog::debug("graph replay off for this shape: {}", s.message());
-      return fallback(plan.graph_fallback);
-    }
-    if (info) info->graph_captured = true;
-  }
-
-  std::vector<PointerRemap> remap;
-  std::vector<DevPtr> now;
-  for (const NamedBuf* in : inputs) now.push_back(in->buf.ptr());
-  for (const NamedBuf& out : outputs) now.push_back(out.buf.ptr());
-  for (size_t i = 0; i < now.size(); ++i) {
-    PointerRemap& bound = plan.graph_io[i];
-    if (bound.from != now[i] && bound.bytes) remap.push_back({bound.from, bound.bytes, now[i]});
-  }
-  if (!remap.empty()) GK_RETURN_IF_ERROR(plan.graphs->rebind_pointers(plan.graph, remap));
-  for (size_t i = 0; i < now.size(); ++i) plan.graph_io[i].from = now[i];
-  GK_RETURN_IF_ERROR(plan.graphs->launch_graph(plan.graph));
-  GK_RETURN_IF_ERROR(kit_.sync());
-  GK_RETURN_IF_ERROR(check_flags(plan, plan.graph_flags.ptr()));
-  if (info) info->graph_replayed = true;
-  return true;
 }
 
 Result<std::vector<NamedBuf>> Executor::run(const std::vector<NamedBuf>& inputs, const RunOptions& options,
@@ -504,15 +399,16 @@ Result<std::vector<NamedBuf>> Executor::run(const std::vector<NamedBuf>& inputs,
     values[i] = std::make_shared<HostTensor>(std::move(h));
   }
   bool created = false;
-  GK_TRY(std::shared_ptr<Plan> plan, plan_for(types, values, &created));
+  GK_TRY(std::shared_ptr<PlanState> state, plan_for(types, values, &created));
   if (info) info->new_plan = created;
+  const Plan& plan = *state->plan;
 
   // Every output whose shape the plan knows gets its buffer now (a captured graph
   // writes into them); the others are allocated by the run.
   std::vector<NamedBuf> outputs(g.outputs.size());
   for (size_t i = 0; i < g.outputs.size(); ++i) {
     outputs[i].name = g.values[g.outputs[i]].name;
-    const ValuePlan& vp = plan->values[g.outputs[i]];
+    const ValuePlan& vp = plan.values[g.outputs[i]];
     if (vp.where == Where::kDynamic) continue;
     if (vp.type.dtype == DType::kString) {
       if (!vp.host)
@@ -526,22 +422,34 @@ Result<std::vector<NamedBuf>> Executor::run(const std::vector<NamedBuf>& inputs,
     outputs[i].shape = vp.type.shape;
   }
 
+  // One run of the plan into a frame bound to (arena, flags): the steps, then the
+  // output copies, all enqueued with no sync.
+  auto enqueue = [&](DevPtr arena, DevPtr flags, std::vector<GkBuf>& owned) -> Status {
+    std::unique_ptr<Frame> frame = state->frames.take(g, plan);
+    frame->bind(g, plan, inputs_, ordered, outputs, arena);
+    Status s = run_steps(plan, *frame, options, flags, owned);
+    if (s.ok()) s = copy_out(plan, *frame, outputs);
+    frame->release();
+    state->frames.give_back(std::move(frame));
+    return s;
+  };
   if (cuda_graphs_ && kit_.device().graphs()) {
-    GK_TRY(bool replayed, run_graph(*plan, ordered, outputs, options, info));
+    auto check = [&](DevPtr flags) { return check_flags(plan, flags); };
+    GK_TRY(bool replayed, state->replay.run(kit_, plan, ordered, outputs, options, info, enqueue, check));
     if (replayed) return outputs;
   } else if (info && kit_.backend() == BackendKind::kCuda) {
     info->graph_fallback = cuda_graphs_ ? "this backend cannot capture graphs" : "disabled by the caller";
   }
 
-  const size_t flag_bytes = std::max<size_t>(plan->steps.size(), 1) * 4;
-  GK_TRY(GkBuf arena, kit_.alloc(DType::kU8, static_cast<int64_t>(plan->memory.arena_bytes)));
+  const size_t flag_bytes = std::max<size_t>(plan.steps.size(), 1) * 4;
+  GK_TRY(GkBuf arena, kit_.alloc(DType::kU8, static_cast<int64_t>(plan.memory.arena_bytes)));
   GK_TRY(GkBuf flags, kit_.alloc(DType::kU8, static_cast<int64_t>(flag_bytes)));
   GK_RETURN_IF_ERROR(kit_.device().memset(flags.ptr(), 0, flag_bytes));
   std::vector<GkBuf> owned;
-  GK_RETURN_IF_ERROR(run_steps(*plan, ordered, outputs, options, arena.ptr(), flags.ptr(), owned));
+  GK_RETURN_IF_ERROR(enqueue(arena.ptr(), flags.ptr(), owned));
   // The frame's dynamic and scratch buffers must outlive the launches that use them.
   GK_RETURN_IF_ERROR(kit_.sync());
-  GK_RETURN_IF_ERROR(check_flags(*plan, flags.ptr()));
+  GK_RETURN_IF_ERROR(check_flags(plan, flags.ptr()));
   return outputs;
 }
 

@@ -36,7 +36,8 @@ Result<NamedBuf> move_axis(Kit& kit, const NamedBuf& b, size_t from, size_t to) 
   perm.insert(perm.begin() + static_cast<std::ptrdiff_t>(to), static_cast<int64_t>(from));
   AttrMap attrs;
   attrs.set("perm", ints_attribute(perm));
-  GK_TRY(std::vector<NamedBuf> out, call_op(kit, "Transpose", 21, attrs, {b}));
+  static const OpSchema* const transpose = find_op("", "Transpose", 21);
+  GK_TRY(std::vector<NamedBuf> out, call_op(kit, transpose, 21, attrs, {b}));
   out[0].name = b.name;
   return out[0];
 }
@@ -50,40 +51,34 @@ Result<std::vector<int64_t>> read_i64(Kit& kit, const NamedBuf& b) {
   return v;
 }
 
-Result<std::vector<NamedBuf>> call_op(Kit& kit, const std::string& op_type, int opset, const AttrMap& attrs,
+Result<std::vector<NamedBuf>> call_op(Kit& kit, const OpSchema* schema, int opset, const AttrMap& attrs,
                                       const std::vector<NamedBuf>& inputs,
                                       const std::vector<const HostTensor*>& values) {
-  const OpSchema* schema = find_op("", op_type, opset);
-  if (!schema) return internal_error("{}-{} is not in the registry", op_type, opset);
-  NodeView view{op_type + "_call", op_type, "", opset, {}, 1, {true}, {}};
+  if (!schema) return internal_error("call_op: the op is not in the registry at opset {}", opset);
+  NodeView view{std::string(schema->op_type) + "_call", schema->op_type, "", opset, {}, 1, {true}, {}};
   for (const NamedBuf& in : inputs) view.input_present.push_back(in.dtype() != DType::kUndefined);
   ParsedAttrs parsed;
   if (schema->impl->parse) {
     GK_TRY(parsed, schema->impl->parse(attrs, view));
   }
-  InferContext ictx{view, parsed, {}, {}, {}, false, {}};
   std::vector<TensorRef> ins;
   for (size_t i = 0; i < inputs.size(); ++i) {
     const NamedBuf& in = inputs[i];
-    const HostTensor* value = i < values.size() ? values[i] : nullptr;
-    ictx.inputs.push_back({in.dtype(), in.shape});
-    ictx.values.push_back(value);
-    ins.push_back({in.dtype(), in.shape, in.buf.ptr(), value});
+    ins.push_back({in.dtype(), in.shape, in.buf.ptr(), i < values.size() ? values[i] : nullptr});
   }
-  ictx.outputs.resize(1);
-  GK_RETURN_IF_ERROR(schema->impl->infer(ictx));
+  InferContext ictx{view, parsed, {}, {}, {}, false, {}};
+  GK_RETURN_IF_ERROR(infer_node(*schema, ictx, ins, 1));
   if (ictx.dynamic_shape) return internal_error("{}: call_op cannot run dynamic-shape ops", view.describe());
-  GK_TRY(int64_t count, checked_numel(ictx.outputs[0].shape));
-  GK_TRY(GkBuf out, kit.alloc(ictx.outputs[0].dtype, count));
+  std::vector<GkBuf> owned;
+  GK_TRY(std::vector<TensorRef> outs, allocate_outputs(kit, ictx, owned));
   GK_TRY(GkBuf flag, kit.alloc(DType::kI32, 1));
   GK_RETURN_IF_ERROR(kit.device().memset(flag.ptr(), 0, 4));
-  TensorRef outs[] = {{ictx.outputs[0].dtype, ictx.outputs[0].shape, out.ptr(), nullptr}};
-  KernelContext ctx(kit, view, parsed, ins, outs, flag.ptr(), nullptr, nullptr);
-  if (count > 0) GK_RETURN_IF_ERROR(schema->impl->run(ctx));
+  if (outs[0].numel() > 0)
+    GK_RETURN_IF_ERROR(invoke_node(InvokeEnv{kit, flag.ptr()}, NodeCall{*schema, view, parsed}, ins, outs, owned));
   // The op's scratch and the flag die here, before the launch may have run.
   GK_RETURN_IF_ERROR(kit.sync());
   std::vector<NamedBuf> result;
-  result.push_back({"", std::move(out), ictx.outputs[0].shape});
+  result.push_back({"", std::move(owned.front()), ictx.outputs[0].shape});
   return result;
 }
 

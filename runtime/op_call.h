@@ -13,7 +13,9 @@ namespace gk {
 // `inputs` are device buffers (an empty NamedBuf is an absent input); `values`
 // are host values for the op's plan-time inputs (null elsewhere). Infers the
 // output's shape (single-output ops), allocates it, launches and syncs.
-Result<std::vector<NamedBuf>> call_op(Kit& kit, const std::string& op_type, int opset, const AttrMap& attrs,
+// `schema` is null when the registry lacks the op (an internal error). Callers look
+// their schema up once (a function-local static), so no run compares op names.
+Result<std::vector<NamedBuf>> call_op(Kit& kit, const OpSchema* schema, int opset, const AttrMap& attrs,
                                       const std::vector<NamedBuf>& inputs,
                                       const std::vector<const HostTensor*>& values = {});
 

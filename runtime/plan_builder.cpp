@@ -2,7 +2,7 @@
 // plan-time evaluation of values computable on the host (shape arithmetic,
 // constant subgraphs), then placement of every device value and the memory plan.
 #include "ops/op_eval.h"
-#include "runtime/executor.h"
+#include "runtime/plan.h"
 
 #include <spdlog/spdlog.h>
 
@@ -23,11 +23,14 @@ std::string shapes_of(const std::vector<TensorType>& types) {
   return s;
 }
 
+Status place_values(const PlanRequest& req, Plan& plan);
+
 }  // namespace
 
-Result<std::shared_ptr<Plan>> Executor::build_plan(const std::vector<TensorType>& input_types,
-                                                   const std::vector<std::shared_ptr<const HostTensor>>& input_values) {
-  const Graph& g = graph_;
+Result<std::shared_ptr<const Plan>> build_plan(const PlanRequest& req, const std::vector<TensorType>& input_types,
+                                               const std::vector<std::shared_ptr<const HostTensor>>& input_values) {
+  const Graph& g = req.graph;
+  const std::vector<ValueId>& inputs_ = req.inputs;
   auto plan = std::make_shared<Plan>();
   plan->values.resize(g.values.size());
   std::vector<bool> dynamic(g.values.size(), false);
@@ -70,12 +73,13 @@ Result<std::shared_ptr<Plan>> Executor::build_plan(const std::vector<TensorType>
     }
     StepPlan step;
     step.node = static_cast<int>(n);
-    step.tag.nodes = profile_prefix_ + (node.covers.empty() ? node.view.name : fmt::format("{}", fmt::join(node.covers, ",")));
+    step.tag.nodes =
+        req.profile_prefix + (node.covers.empty() ? node.view.name : fmt::format("{}", fmt::join(node.covers, ",")));
     step.tag.op_type = node.view.op_type;
     if (node.view.epilogue.kind != Epilogue::Kind::kNone) step.tag.op_type += "+act";
     // Control flow runs its subgraphs during the run: its outputs' shapes are
     // known only then.
-    if (any_dynamic || node.schema->traits.runs_in_executor) {
+    if (any_dynamic || node.schema->traits.runs_in_executor()) {
       for (ValueId in : node.implicit_inputs)
         if (!plan->values[in].typed && !dynamic[in])
           return internal_error("{}: '{}', read by its subgraph, has no type at plan time", node.view.describe(),
@@ -87,14 +91,16 @@ Result<std::shared_ptr<Plan>> Executor::build_plan(const std::vector<TensorType>
       continue;
     }
 
-    InferContext ictx{node.view, node.parsed, {}, {}, {}, false, {}};
+    std::vector<TensorRef> typed;
     for (ValueId in : node.inputs) {
-      ictx.inputs.push_back(in == kNoValue ? TensorType{} : plan->values[in].type);
-      ictx.values.push_back(in == kNoValue ? nullptr : plan->values[in].host.get());
+      if (in == kNoValue)
+        typed.emplace_back();
+      else
+        typed.push_back({plan->values[in].type.dtype, plan->values[in].type.shape, 0, plan->values[in].host.get()});
     }
-    ictx.outputs.resize(node.outputs.size());
-    Status s = node.schema->impl->infer(ictx);
-    if (!s.ok()) return s.with_context(path_.empty() ? "model" : path_);
+    InferContext ictx{node.view, node.parsed, {}, {}, {}, false, {}};
+    Status s = infer_node(*node.schema, ictx, typed, node.outputs.size());
+    if (!s.ok()) return s.with_context(req.path.empty() ? "model" : req.path);
     step.tag.shapes = shapes_of(ictx.inputs);
 
     bool values_known = !ictx.output_values.empty();
@@ -144,8 +150,8 @@ Result<std::shared_ptr<Plan>> Executor::build_plan(const std::vector<TensorType>
         }
         ins.push_back(in == kNoValue ? nullptr : vp.host.get());
       }
-      auto r = evaluate_op(host_kit_, *node.schema, node.view, node.parsed, ins);
-      if (!r.ok()) return r.status().with_context(path_.empty() ? "model" : path_);
+      auto r = evaluate_op(req.host_kit, *node.schema, node.view, node.parsed, ins);
+      if (!r.ok()) return r.status().with_context(req.path.empty() ? "model" : req.path);
       for (size_t o = 0; o < node.outputs.size(); ++o) {
         if (node.outputs[o] == kNoValue) continue;
         auto& vp = plan->values[node.outputs[o]];
@@ -168,12 +174,21 @@ Result<std::shared_ptr<Plan>> Executor::build_plan(const std::vector<TensorType>
   }
   for (size_t v = 0; v < g.values.size(); ++v)
     if (dynamic[v]) plan->values[v].where = Where::kDynamic;
-  GK_RETURN_IF_ERROR(place_values(*plan));
-  return plan;
+  GK_RETURN_IF_ERROR(place_values(req, *plan));
+  for (const StepPlan& step : plan->steps)
+    if (step.dynamic) {
+      plan->uncapturable = fmt::format("{} has an output shape known only during the run (a sync mid-run)",
+                                       g.nodes[step.node].view.describe());
+      break;
+    }
+  plan->step_kernels = std::make_unique<StepKernels[]>(plan->steps.size());
+  return std::shared_ptr<const Plan>(std::move(plan));
 }
 
-Status Executor::place_values(Plan& plan) {
-  const Graph& g = graph_;
+namespace {
+
+Status place_values(const PlanRequest& req, Plan& plan) {
+  const Graph& g = req.graph;
   // Graph outputs get their own buffer per run (returned to the caller), unless
   // their shape is only known during the run.
   for (size_t i = 0; i < g.outputs.size(); ++i) {
@@ -199,7 +214,7 @@ Status Executor::place_values(Plan& plan) {
         vp.where = Where::kConstant;
         // Strings never reach a kernel: ops read them through TensorRef::host.
         if (vp.host->dtype() == DType::kString) continue;
-        GK_TRY(vp.constant, kit_.upload(*vp.host));
+        GK_TRY(vp.constant, req.kit.upload(*vp.host));
         plan.summary.constant_bytes += vp.host->bytes();
       }
     }
@@ -208,7 +223,7 @@ Status Executor::place_values(Plan& plan) {
   for (ValueId out : g.outputs) {
     auto& vp = plan.values[out];
     if (vp.host && !vp.constant.owns_memory() && vp.host->dtype() != DType::kString) {
-      GK_TRY(vp.constant, kit_.upload(*vp.host));
+      GK_TRY(vp.constant, req.kit.upload(*vp.host));
     }
   }
 
@@ -284,5 +299,7 @@ Status Executor::place_values(Plan& plan) {
   }
   return ok_status();
 }
+
+}  // namespace
 
 }  // namespace gk

@@ -118,7 +118,8 @@ Result<std::vector<NamedBuf>> concat_from_sequence(Kit& kit, const Node& node, c
     if (p.host) return unimplemented("{}: concatenating string tensors is not supported", node.view.describe());
   AttrMap a;
   a.set("axis", int_attribute(axis));
-  auto out = call_op(kit, "Concat", 13, a, parts);
+  static const OpSchema* const concat = find_op("", "Concat", 13);
+  auto out = call_op(kit, concat, 13, a, parts);
   if (!out.ok()) return out.status().with_context(node.view.describe());
   return out;
 }
@@ -158,76 +159,82 @@ Result<std::vector<NamedBuf>> sequence_map(Kit& kit, const Node& node, const std
 
 Result<std::vector<NamedBuf>> run_sequence_op(Kit& kit, const Node& node, const std::vector<NamedBuf>& inputs,
                                               const RunSubgraph& run) {
-  const std::string& op = node.view.op_type;
-  if (op == "SequenceEmpty") return std::vector<NamedBuf>{make_sequence({})};
-  if (op == "SequenceConstruct") {
-    Elements elements;
-    for (size_t i = 0; i < inputs.size(); ++i) {
-      GK_TRY(NamedBuf t, tensor_input(node, inputs, i));
+  switch (node.schema->traits.executor_op) {
+    case ExecutorOp::kSequenceEmpty:
+      return std::vector<NamedBuf>{make_sequence({})};
+    case ExecutorOp::kSequenceConstruct: {
+      Elements elements;
+      for (size_t i = 0; i < inputs.size(); ++i) {
+        GK_TRY(NamedBuf t, tensor_input(node, inputs, i));
+        GK_TRY(NamedBuf copy, copy_buf(kit, t));
+        elements.push_back(std::move(copy));
+      }
+      return std::vector<NamedBuf>{make_sequence(std::move(elements))};
+    }
+    case ExecutorOp::kSequenceInsert: {
+      GK_TRY(const Elements* s, sequence_input(node, inputs, 0));
+      GK_TRY(NamedBuf t, tensor_input(node, inputs, 1));
+      const int64_t n = static_cast<int64_t>(s->size());
+      GK_TRY(int64_t at, position(kit, node, inputs, 2, n, n, true));
+      Elements elements(*s);
       GK_TRY(NamedBuf copy, copy_buf(kit, t));
-      elements.push_back(std::move(copy));
+      elements.insert(elements.begin() + at, std::move(copy));
+      return std::vector<NamedBuf>{make_sequence(std::move(elements))};
     }
-    return std::vector<NamedBuf>{make_sequence(std::move(elements))};
-  }
-  if (op == "SequenceInsert") {
-    GK_TRY(const Elements* s, sequence_input(node, inputs, 0));
-    GK_TRY(NamedBuf t, tensor_input(node, inputs, 1));
-    const int64_t n = static_cast<int64_t>(s->size());
-    GK_TRY(int64_t at, position(kit, node, inputs, 2, n, n, true));
-    Elements elements(*s);
-    GK_TRY(NamedBuf copy, copy_buf(kit, t));
-    elements.insert(elements.begin() + at, std::move(copy));
-    return std::vector<NamedBuf>{make_sequence(std::move(elements))};
-  }
-  if (op == "SequenceErase") {
-    GK_TRY(const Elements* s, sequence_input(node, inputs, 0));
-    const int64_t n = static_cast<int64_t>(s->size());
-    if (n == 0) return invalid_argument("{}: the sequence is empty", node.view.describe());
-    GK_TRY(int64_t at, position(kit, node, inputs, 1, n, n - 1, false));
-    Elements elements(*s);
-    elements.erase(elements.begin() + at);
-    return std::vector<NamedBuf>{make_sequence(std::move(elements))};
-  }
-  if (op == "SequenceAt") {
-    GK_TRY(const Elements* s, sequence_input(node, inputs, 0));
-    const int64_t n = static_cast<int64_t>(s->size());
-    GK_TRY(int64_t at, position(kit, node, inputs, 1, n, -1, false));
-    if (at < 0) return invalid_model("{}: the position input is missing", node.view.describe());
-    return std::vector<NamedBuf>{(*s)[static_cast<size_t>(at)]};  // elements are never written: shared
-  }
-  if (op == "SequenceLength") {
-    GK_TRY(const Elements* s, sequence_input(node, inputs, 0));
-    GK_TRY(GkBuf buf, kit.alloc(DType::kI64, 1));
-    const int64_t n[] = {static_cast<int64_t>(s->size())};
-    GK_RETURN_IF_ERROR(buf.upload_i64(n));
-    return std::vector<NamedBuf>{NamedBuf{"", std::move(buf), {}}};
-  }
-  if (op == "SplitToSequence") return split_to_sequence(kit, node, inputs);
-  if (op == "ConcatFromSequence") return concat_from_sequence(kit, node, inputs);
-  if (op == "SequenceMap") return sequence_map(kit, node, inputs, run);
-  if (op == "Optional") {
-    if (inputs.empty() || !present(inputs[0])) {
-      NamedBuf none;
-      none.none = true;
-      return std::vector<NamedBuf>{none};
+    case ExecutorOp::kSequenceErase: {
+      GK_TRY(const Elements* s, sequence_input(node, inputs, 0));
+      const int64_t n = static_cast<int64_t>(s->size());
+      if (n == 0) return invalid_argument("{}: the sequence is empty", node.view.describe());
+      GK_TRY(int64_t at, position(kit, node, inputs, 1, n, n - 1, false));
+      Elements elements(*s);
+      elements.erase(elements.begin() + at);
+      return std::vector<NamedBuf>{make_sequence(std::move(elements))};
     }
-    GK_TRY(NamedBuf copy, copy_buf(kit, inputs[0]));
-    return std::vector<NamedBuf>{copy};
+    case ExecutorOp::kSequenceAt: {
+      GK_TRY(const Elements* s, sequence_input(node, inputs, 0));
+      const int64_t n = static_cast<int64_t>(s->size());
+      GK_TRY(int64_t at, position(kit, node, inputs, 1, n, -1, false));
+      if (at < 0) return invalid_model("{}: the position input is missing", node.view.describe());
+      return std::vector<NamedBuf>{(*s)[static_cast<size_t>(at)]};  // elements are never written: shared
+    }
+    case ExecutorOp::kSequenceLength: {
+      GK_TRY(const Elements* s, sequence_input(node, inputs, 0));
+      GK_TRY(GkBuf buf, kit.alloc(DType::kI64, 1));
+      const int64_t n[] = {static_cast<int64_t>(s->size())};
+      GK_RETURN_IF_ERROR(buf.upload_i64(n));
+      return std::vector<NamedBuf>{NamedBuf{"", std::move(buf), {}}};
+    }
+    case ExecutorOp::kSplitToSequence:
+      return split_to_sequence(kit, node, inputs);
+    case ExecutorOp::kConcatFromSequence:
+      return concat_from_sequence(kit, node, inputs);
+    case ExecutorOp::kSequenceMap:
+      return sequence_map(kit, node, inputs, run);
+    case ExecutorOp::kOptional: {
+      if (inputs.empty() || !present(inputs[0])) {
+        NamedBuf none;
+        none.none = true;
+        return std::vector<NamedBuf>{none};
+      }
+      GK_TRY(NamedBuf copy, copy_buf(kit, inputs[0]));
+      return std::vector<NamedBuf>{copy};
+    }
+    case ExecutorOp::kOptionalHasElement: {
+      const bool has = !inputs.empty() && present(inputs[0]) && !inputs[0].none;
+      GK_TRY(GkBuf buf, kit.alloc(DType::kBool, 1));
+      const int64_t v[] = {has ? 1 : 0};
+      GK_RETURN_IF_ERROR(buf.upload_i64(v));
+      return std::vector<NamedBuf>{NamedBuf{"", std::move(buf), {}}};
+    }
+    case ExecutorOp::kOptionalGetElement: {
+      if (inputs.empty() || !present(inputs[0]) || inputs[0].none)
+        return invalid_argument("{}: the optional input is empty", node.view.describe());
+      GK_TRY(NamedBuf copy, copy_buf(kit, inputs[0]));  // a plain tensor input may live in the plan's arena
+      return std::vector<NamedBuf>{copy};
+    }
+    default:
+      return internal_error("{} is not a sequence op", node.view.describe());
   }
-  if (op == "OptionalHasElement") {
-    const bool has = !inputs.empty() && present(inputs[0]) && !inputs[0].none;
-    GK_TRY(GkBuf buf, kit.alloc(DType::kBool, 1));
-    const int64_t v[] = {has ? 1 : 0};
-    GK_RETURN_IF_ERROR(buf.upload_i64(v));
-    return std::vector<NamedBuf>{NamedBuf{"", std::move(buf), {}}};
-  }
-  if (op == "OptionalGetElement") {
-    if (inputs.empty() || !present(inputs[0]) || inputs[0].none)
-      return invalid_argument("{}: the optional input is empty", node.view.describe());
-    GK_TRY(NamedBuf copy, copy_buf(kit, inputs[0]));  // a plain tensor input may live in the plan's arena
-    return std::vector<NamedBuf>{copy};
-  }
-  return internal_error("{} is not a sequence op", node.view.describe());
 }
 
 }  // namespace gk

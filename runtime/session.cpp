@@ -158,7 +158,8 @@ Result<PlanSummary> Session::plan_summary(const std::vector<std::pair<std::strin
       return unimplemented("input '{}' is read as a value when planning (e.g. a shape or axes input): "
                            "the plan depends on its data, not only its shape",
                            g.values[g.inputs[i]].name);
-  GK_TRY(std::shared_ptr<Plan> plan, executor_->plan_for(types, {}, nullptr));
+  GK_TRY(std::shared_ptr<PlanState> state, executor_->plan_for(types, {}, nullptr));
+  const std::shared_ptr<const Plan>& plan = state->plan;
   PlanSummary summary = plan->summary;
   if (per_tensor_table) summary.table = format_plan(plan->tensors, plan->memory, true);
   return summary;

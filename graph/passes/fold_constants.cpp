@@ -16,7 +16,7 @@ bool nondeterministic(const Node& n) {
 // Subgraphs and sequence values are the executor's (If/Loop/Scan, the sequence ops):
 // no single-op evaluation folds them.
 bool has_subgraph(const Node& n) {
-  if (n.schema && n.schema->traits.runs_in_executor) return true;
+  if (n.schema && n.schema->traits.runs_in_executor()) return true;
   for (const auto& [name, a] : n.attrs.all())
     if (a.kind == Attribute::Kind::kGraph) return true;
   return !n.implicit_inputs.empty();
