@@ -241,14 +241,17 @@ TEST_CASE("cuda backend: graph replay equals plain launches and rebinding reads 
   // New inputs and output, same graph: only the kernel arguments change.
   auto a2 = ramp<float>(n, -7.0, 2.0), b2 = ramp<float>(n, 11.0, -0.5);
   DevPtr pa2 = put(*g, a2), pb2 = put(*g, b2), pd2 = put(*g, ones);
-  REQUIRE(graphs->rebind_pointers(*id, {{captured.a, pa2}, {captured.b, pb2}, {captured.d, pd2}}).ok());
+  // Each remap moves a whole buffer's range (from, bytes) to its new base.
+  const size_t bytes = n * sizeof(float);
+  REQUIRE(graphs->rebind_pointers(*id, {{captured.a, bytes, pa2}, {captured.b, bytes, pb2}, {captured.d, bytes, pd2}})
+              .ok());
   REQUIRE(graphs->launch_graph(*id).ok());
   auto rebound = get<float>(*g, pd2, n);
   for (size_t i = 0; i < n; ++i) REQUIRE(rebound[i] == std::fmaf(2.5f, a2[i] + b2[i], 1.0f));
   CHECK(get<float>(*g, captured.d, n) == expected);  // the old output is left alone
 
   // Rebinding composes: swap a2 and b2 (both pairs match the values before the call).
-  REQUIRE(graphs->rebind_pointers(*id, {{pa2, pb2}, {pb2, pa2}, {pd2, captured.d}}).ok());
+  REQUIRE(graphs->rebind_pointers(*id, {{pa2, bytes, pb2}, {pb2, bytes, pa2}, {pd2, bytes, captured.d}}).ok());
   REQUIRE(g->upload(captured.d, ones.data(), n * 4).ok());
   REQUIRE(graphs->launch_graph(*id).ok());
   auto swapped = get<float>(*g, captured.d, n);
