@@ -3,8 +3,8 @@
 #pragma once
 
 #include "backends/dtype.h"
-#include "ops/attributes.h"
-#include "ops/op.h"
+#include "ops/core/attributes.h"
+#include "ops/core/op.h"
 #include "runtime/kit/host_tensor.h"
 
 #include <map>

@@ -1,6 +1,6 @@
 #include "runtime/control_flow.h"
 
-#include "ops/control_flow.h"
+#include "ops/control_flow/control_flow.h"
 #include "runtime/kit/element_convert.h"
 #include "runtime/op_call.h"
 

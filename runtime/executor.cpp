@@ -4,7 +4,7 @@
 // captured and later runs replay it with their input and output ranges rebound.
 #include "runtime/executor.h"
 
-#include "ops/op_eval.h"
+#include "ops/core/op_eval.h"
 #include "runtime/control_flow.h"
 #include "runtime/sequence_ops.h"
 

@@ -1,7 +1,7 @@
 #include "runtime/graph_passes.h"
 
 #include "graph/passes/passes.h"
-#include "ops/op_eval.h"
+#include "ops/core/op_eval.h"
 
 namespace gk {
 namespace {

@@ -1,6 +1,6 @@
 #include "runtime/op_call.h"
 
-#include "ops/op_eval.h"
+#include "ops/core/op_eval.h"
 #include "runtime/kit/element_convert.h"
 
 namespace gk {

@@ -2,7 +2,7 @@
 // control-flow and sequence steps use it to transpose, slice and concatenate.
 #pragma once
 
-#include "ops/op.h"
+#include "ops/core/op.h"
 #include "runtime/session.h"
 
 #include <string>

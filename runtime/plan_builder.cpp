@@ -1,7 +1,7 @@
 // Planning one input-shape signature: shape/type inference in execution order,
 // plan-time evaluation of values computable on the host (shape arithmetic,
 // constant subgraphs), then placement of every device value and the memory plan.
-#include "ops/op_eval.h"
+#include "ops/core/op_eval.h"
 #include "runtime/plan.h"
 
 #include <spdlog/spdlog.h>

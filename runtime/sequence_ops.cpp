@@ -1,6 +1,6 @@
 #include "runtime/sequence_ops.h"
 
-#include "ops/sequence.h"
+#include "ops/sequence/sequence.h"
 #include "runtime/op_call.h"
 
 namespace gk {

@@ -1,7 +1,7 @@
 #include "runtime/session.h"
 
 #include "graph/loader.h"
-#include "ops/op.h"
+#include "ops/core/op.h"
 #include "runtime/executor.h"
 #include "runtime/graph_passes.h"
 

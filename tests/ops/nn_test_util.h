@@ -3,7 +3,7 @@
 // and the double-precision activation reference.
 #pragma once
 
-#include "ops/op_eval.h"
+#include "ops/core/op_eval.h"
 #include "tests/ops/op_builders.h"
 #include "tests/ops/op_harness.h"
 

@@ -1,6 +1,6 @@
 #include "tests/ops/op_harness.h"
 
-#include "ops/op_eval.h"
+#include "ops/core/op_eval.h"
 
 #include <mutex>
 

@@ -3,7 +3,7 @@
 // executor.
 #pragma once
 
-#include "ops/op.h"
+#include "ops/core/op.h"
 
 #include <string>
 #include <vector>

@@ -1,7 +1,7 @@
 // The registration table is hand-written: this walks it for mistakes a reader
 // would not see (overlapping opset ranges, missing functions, kernel families
 // without kernels).
-#include "ops/op.h"
+#include "ops/core/op.h"
 
 #include <catch2/catch.hpp>
 

@@ -3,7 +3,7 @@
 // is captured, later runs replay it with their own input and output buffers, and
 // what cannot be captured falls back once, naming the node.
 #include "backends/cpu/cpu_device.h"
-#include "ops/op.h"
+#include "ops/core/op.h"
 #include "runtime/session.h"
 #include "runtime/tensor_io.h"
 

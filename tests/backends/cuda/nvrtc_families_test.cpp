@@ -6,7 +6,7 @@
 // time (14 families, 1361 entries, both archs: 1m54 CPU as PTX; CUBIN had used
 // 3m49 by the 8th family; NVRTC 13.0, shared 2-core dev box).
 #include "backends/cuda/cuda_device.h"
-#include "ops/op.h"
+#include "ops/core/op.h"
 #include "tests/backends/cuda/skip.h"
 
 #include <catch2/catch.hpp>

@@ -1,0 +1,444 @@
+// CPU side of the conv kernel family. gk_conv's twin packs the im2col panel of
+// its 64-pixel tile row by row (runs of one output row are contiguous input
+// reads, zero-filled where they fall in the padding) and runs the shared register
+// block (stride-1 2-D convs read the kw taps as windows of packed input rows
+// instead); gk_conv_depthwise's twin keeps 16-64 columns of a stride-1 output row
+// in registers across all taps (other strides: one vectorisable pass per tap);
+// gk_col2im's twin adds each tap's column run to whole output rows. All keep the
+// CUDA kernels' per-element folding order.
+#include "backends/cpu/cpu_kernel_table.h"
+#include "ops/common/gemm_block.h"
+#include "ops/core/families.h"
+#include "ops/kernel_sources.h"
+#include "ops/conv/conv.cuh"
+
+namespace {
+
+inline int64_t floor_div(int64_t a, int64_t b) { return a >= 0 ? a / b : -((-a + b - 1) / b); }
+
+// Output pixels [p0, p0 + nt) of the tile as runs sharing (od, oh).
+struct Run {
+  int j0, j1;
+  int64_t od, oh, ow0;
+};
+
+int tile_runs(const gk_conv_args& a, int64_t p0, int64_t nt, Run* runs) {
+  int count = 0;
+  for (int64_t j = 0; j < nt;) {
+    const int64_t p = p0 + j, ow = p % a.out[2], t = p / a.out[2];
+    const int64_t len = std::min<int64_t>(a.out[2] - ow, nt - j);
+    runs[count++] = {static_cast<int>(j), static_cast<int>(j + len), t / a.out[1], t % a.out[1], ow};
+    j += len;
+  }
+  return count;
+}
+
+// Bp[kk][j] = X_col(k0 + kk, p0 + j) for one (image, group); zero in the padding.
+template <typename Acc, typename T>
+void pack_im2col(const T* x, const gk_conv_args& a, const Run* runs, int nruns, int64_t nt, int64_t k0, int kc,
+                 Acc* bp) {
+  using gk::cpu_gemm::kTile;
+  const int64_t kv = a.k[0] * a.k[1] * a.k[2];
+  int64_t c = k0 / kv, r = k0 % kv;
+  int64_t kd = r / (a.k[1] * a.k[2]);
+  r -= kd * a.k[1] * a.k[2];
+  int64_t kh = r / a.k[2], kw = r % a.k[2];
+  for (int kk = 0; kk < kc; ++kk) {
+    Acc* dst = bp + kk * kTile;
+    const int64_t wofs = kw * a.dil[2] - a.pad[2];
+    // ow range whose input column ow * s + wofs lies in [0, in[2]).
+    const int64_t ow_lo = floor_div(-wofs + a.s[2] - 1, a.s[2]);
+    const int64_t ow_hi = floor_div(a.in[2] - 1 - wofs, a.s[2]);  // inclusive
+    for (int ri = 0; ri < nruns; ++ri) {
+      const Run& run = runs[ri];
+      const int64_t id = run.od * a.s[0] - a.pad[0] + kd * a.dil[0];
+      const int64_t ih = run.oh * a.s[1] - a.pad[1] + kh * a.dil[1];
+      if (id < 0 || id >= a.in[0] || ih < 0 || ih >= a.in[1]) {
+        for (int j = run.j0; j < run.j1; ++j) dst[j] = Acc(0);
+        continue;
+      }
+      const T* row = x + ((c * a.in[0] + id) * a.in[1] + ih) * a.in[2];
+      const int64_t jlo = std::clamp<int64_t>(ow_lo - run.ow0 + run.j0, run.j0, run.j1);
+      const int64_t jhi = std::clamp<int64_t>(ow_hi - run.ow0 + run.j0 + 1, jlo, run.j1);
+      for (int64_t j = run.j0; j < jlo; ++j) dst[j] = Acc(0);
+      const T* src = row + (run.ow0 - run.j0) * a.s[2] + wofs;  // src[j * s] is column j
+      if (a.s[2] == 1)
+        for (int64_t j = jlo; j < jhi; ++j) dst[j] = static_cast<Acc>(src[j]);
+      else
+        for (int64_t j = jlo; j < jhi; ++j) dst[j] = static_cast<Acc>(src[j * a.s[2]]);
+      for (int64_t j = jhi; j < run.j1; ++j) dst[j] = Acc(0);
+    }
+    for (int64_t j = nt; j < kTile; ++j) dst[j] = Acc(0);
+    if (++kw == a.k[2]) {
+      kw = 0;
+      if (++kh == a.k[1]) {
+        kh = 0;
+        if (++kd == a.k[0]) {
+          kd = 0;
+          ++c;
+        }
+      }
+    }
+  }
+}
+
+// The row-window path (stride 1 along W, one depth slice): instead of a K x 64
+// im2col panel, each output-row run packs its Cg * KH input rows once, `seg_w`
+// wide with zeros in the padding, and the register block reads the KW taps as
+// windows of the same packed row shifted by the dilation. For a 3x3 kernel that
+// packs a third of the elements; the fold per output is still (c, kh, kw)
+// ascending with one gk_madd each from zero, so results are unchanged.
+template <typename Acc, int MR, int NR>
+inline __attribute__((always_inline)) void micro_window(int64_t rows, int64_t kws, int64_t dil,
+                                                        const Acc* __restrict a, const Acc* __restrict seg,
+                                                        int64_t seg_w, Acc* __restrict c, int64_t ldc) {
+  using gk::cpu_gemm::kTile;
+  Acc r[MR][NR] = {};
+  for (int64_t row = 0; row < rows; ++row)
+    for (int64_t kw = 0; kw < kws; ++kw, a += kTile) {
+      const Acc* b = seg + row * seg_w + kw * dil;
+      for (int i = 0; i < MR; ++i)
+        for (int j = 0; j < NR; ++j) r[i][j] = gk_madd(a[i], b[j], r[i][j]);
+    }
+  for (int i = 0; i < MR; ++i)
+    for (int j = 0; j < NR; ++j) c[i * ldc + j] = r[i][j];
+}
+
+#if defined(__AVX512F__) || (defined(__AVX2__) && defined(__FMA__))
+#if defined(__AVX512F__)
+using VecF = __m512;
+inline VecF vload(const float* p) { return _mm512_loadu_ps(p); }
+inline VecF vset1(float v) { return _mm512_set1_ps(v); }
+inline VecF vfma(VecF a, VecF b, VecF c) { return _mm512_fmadd_ps(a, b, c); }
+inline VecF vzero() { return _mm512_setzero_ps(); }
+inline void vstore(float* p, VecF v) { _mm512_storeu_ps(p, v); }
+#else
+using VecF = __m256;
+inline VecF vload(const float* p) { return _mm256_loadu_ps(p); }
+inline VecF vset1(float v) { return _mm256_set1_ps(v); }
+inline VecF vfma(VecF a, VecF b, VecF c) { return _mm256_fmadd_ps(a, b, c); }
+inline VecF vzero() { return _mm256_setzero_ps(); }
+inline void vstore(float* p, VecF v) { _mm256_storeu_ps(p, v); }
+#endif
+// An FMA instruction rounds as fmaf (gk_madd): the same results as the loop above.
+template <>
+inline __attribute__((always_inline)) void micro_window<float, 8, 2 * gk::cpu_gemm::kVecF>(
+    int64_t rows, int64_t kws, int64_t dil, const float* __restrict a, const float* __restrict seg, int64_t seg_w,
+    float* __restrict c, int64_t ldc) {
+  using gk::cpu_gemm::kTile;
+  constexpr int W = gk::cpu_gemm::kVecF;
+  VecF r[8][2];
+  for (int i = 0; i < 8; ++i) r[i][0] = r[i][1] = vzero();
+  for (int64_t row = 0; row < rows; ++row)
+    for (int64_t kw = 0; kw < kws; ++kw, a += kTile) {
+      const float* b = seg + row * seg_w + kw * dil;
+      const VecF b0 = vload(b), b1 = vload(b + W);
+      for (int i = 0; i < 8; ++i) {
+        const VecF av = vset1(a[i]);
+        r[i][0] = vfma(av, b0, r[i][0]);
+        r[i][1] = vfma(av, b1, r[i][1]);
+      }
+    }
+  for (int i = 0; i < 8; ++i) {
+    vstore(c + i * ldc, r[i][0]);
+    vstore(c + i * ldc + W, r[i][1]);
+  }
+}
+#endif
+
+bool row_window_path(const gk_conv_args& a) {
+  return a.s[2] == 1 && a.k[0] == 1 && a.in[0] == 1 && a.out[0] == 1;
+}
+
+// Row stride of the window path's accumulator tile: a run's last strip may reach
+// NR - 1 columns past the tile (the next run, in order, overwrites its own).
+template <typename Acc>
+constexpr int64_t kWindowLd = gk::cpu_gemm::kTile + gk::cpu_gemm::Micro<Acc>::NR;
+
+// One tile of the output (its runs) into acc (row stride kWindowLd), through the
+// row-window path.
+template <typename Acc, typename T>
+void conv_tile_windows(const T* x, const gk_conv_args& a, const Run* runs, int nruns, int64_t mt, const Acc* ap,
+                       Acc* acc) {
+  using gk::cpu_gemm::kTile;
+  constexpr int MR = gk::cpu_gemm::Micro<Acc>::MR, NR = gk::cpu_gemm::Micro<Acc>::NR;
+  const int64_t kh_n = a.k[1], kw_n = a.k[2], rows = a.Cg * kh_n, reach = (kw_n - 1) * a.dil[2];
+  thread_local std::vector<Acc> seg_buf;
+  const int mstrips = static_cast<int>((mt + MR - 1) / MR);
+  for (int ri = 0; ri < nruns; ++ri) {
+    const Run& run = runs[ri];
+    const int64_t len = run.j1 - run.j0, nstrips = (len + NR - 1) / NR;
+    const int64_t seg_w = nstrips * NR + reach;
+    if (seg_buf.size() < static_cast<size_t>(rows * seg_w)) seg_buf.resize(static_cast<size_t>(rows * seg_w));
+    Acc* seg = seg_buf.data();
+    // Packed column t is input column run.ow0 - pad + t.
+    const int64_t iw0 = run.ow0 - a.pad[2];
+    const int64_t t_lo = std::clamp<int64_t>(-iw0, 0, seg_w), t_hi = std::clamp<int64_t>(a.in[2] - iw0, t_lo, seg_w);
+    for (int64_t c = 0; c < a.Cg; ++c)
+      for (int64_t kh = 0; kh < kh_n; ++kh) {
+        Acc* dst = seg + (c * kh_n + kh) * seg_w;
+        const int64_t ih = run.oh * a.s[1] - a.pad[1] + kh * a.dil[1];
+        if (ih < 0 || ih >= a.in[1]) {
+          std::fill(dst, dst + seg_w, Acc(0));
+          continue;
+        }
+        const T* src = x + (c * a.in[1] + ih) * a.in[2] + iw0;
+        for (int64_t t = 0; t < t_lo; ++t) dst[t] = Acc(0);
+        for (int64_t t = t_lo; t < t_hi; ++t) dst[t] = static_cast<Acc>(src[t]);
+        for (int64_t t = t_hi; t < seg_w; ++t) dst[t] = Acc(0);
+      }
+    for (int64_t js = 0; js < nstrips; ++js)
+      for (int is = 0; is < mstrips; ++is)
+        micro_window<Acc, MR, NR>(rows, kw_n, a.dil[2], ap + is * MR, seg + js * NR, seg_w,
+                                  acc + is * MR * kWindowLd<Acc> + run.j0 + js * NR, kWindowLd<Acc>);
+  }
+}
+
+}  // namespace
+
+template <typename T>
+void gk_conv(const T* X, const T* W, const T* B, T* Y, gk_conv_args a, int32_t epi, float ea, float eb) {
+  using Acc = typename gk_acc<T>::type;
+  using namespace gk::cpu_gemm;
+  const int64_t mtiles = (a.M + kTile - 1) / kTile, ptiles = (a.P + kTile - 1) / kTile;
+  const int64_t isz = a.in[0] * a.in[1] * a.in[2];
+  alignas(64) Acc acc[kTile * kWindowLd<Acc>];
+  Acc* ap = a_panel<Acc>(a.K);
+  Run runs[kTile];
+  const bool windows = row_window_path(a);
+  for (int64_t z = blockIdx.z; z < a.batch; z += gridDim.z) {
+    const int64_t n = z / a.group, g = z % a.group;
+    const T* x = X + (n * a.C + g * a.Cg) * isz;
+    const T* w = W + g * a.M * a.K;
+    const T* bias = a.has_bias ? B + g * a.M : nullptr;
+    for (int64_t mtile = blockIdx.y; mtile < mtiles; mtile += gridDim.y) {
+      const int64_t m0 = mtile * kTile, mt = std::min<int64_t>(kTile, a.M - m0);
+      pack_rows_to_panel(w + m0 * a.K, a.K, 1, mt, 0, a.K, ap);
+      for (int64_t ptile = blockIdx.x; ptile < ptiles; ptile += gridDim.x) {
+        const int64_t p0 = ptile * kTile, nt = std::min<int64_t>(kTile, a.P - p0);
+        const int nruns = tile_runs(a, p0, nt, runs);
+        if (windows) conv_tile_windows(x, a, runs, nruns, mt, ap, acc);
+        else gemm_tile<Acc>(
+            mt, nt, a.K, ap, [&](int64_t k0, int kc, Acc* bp) { pack_im2col(x, a, runs, nruns, nt, k0, kc, bp); },
+            acc);
+        T* y = Y + (n * a.Cout + g * a.M) * a.P + p0;
+        const int64_t ld = windows ? kWindowLd<Acc> : kTile;
+        for (int64_t i = 0; i < mt; ++i)
+          store_row(acc + i * ld, nt, y + (m0 + i) * a.P, 1.0f, a.has_bias, bias ? bias + m0 + i : nullptr, 0,
+                    1.0f, epi, ea, eb);
+      }
+    }
+  }
+}
+
+constexpr int64_t kMaxDepthwiseRows = 64;
+
+// NC output columns from segment column `ow` on.
+template <int NC, typename Acc, typename T>
+inline void depthwise_interior(const Acc* const* rows, const T* const* wrows, int nrows, int64_t kw_n, int64_t dil,
+                               int64_t ow, Acc* out) {
+  Acc s[NC] = {};
+  for (int r = 0; r < nrows; ++r)
+    for (int64_t kw = 0; kw < kw_n; ++kw) {
+      const Acc wv = static_cast<Acc>(wrows[r][kw]);
+      const Acc* src = rows[r] + ow + kw * dil;
+      for (int j = 0; j < NC; ++j) s[j] = gk_madd(src[j], wv, s[j]);
+    }
+  for (int j = 0; j < NC; ++j) out[j] = s[j];
+}
+
+#if defined(__AVX512F__) || (defined(__AVX2__) && defined(__FMA__))
+// f32: the sums live in vector registers (GCC keeps the generic loop's array on
+// the stack); 64 columns are 4-8 independent FMA chains, enough to hide latency.
+template <int NC>
+inline void depthwise_interior(const float* const* rows, const float* const* wrows, int nrows, int64_t kw_n,
+                               int64_t dil, int64_t ow, float* out) {
+  constexpr int W = gk::cpu_gemm::kVecF, NV = NC / W;
+  static_assert(NC % W == 0);
+  VecF r[NV];
+  for (int v = 0; v < NV; ++v) r[v] = vzero();
+  for (int row = 0; row < nrows; ++row)
+    for (int64_t kw = 0; kw < kw_n; ++kw) {
+      const VecF wv = vset1(wrows[row][kw]);
+      const float* src = rows[row] + ow + kw * dil;
+      for (int v = 0; v < NV; ++v) r[v] = vfma(vload(src + v * W), wv, r[v]);
+    }
+  for (int v = 0; v < NV; ++v) vstore(out + v * W, r[v]);
+}
+#endif
+
+// Output columns [c0, c1) of one depthwise row, stride 1, into acc; false (nothing
+// written) when a weight of the row is not finite. The input rows the taps read
+// are copied once into zero-padded segments, and 64 or 16 columns at a time keep
+// their sums in registers across all taps, each folding (kd, kh, kw) ascending as
+// the CUDA kernel does. That kernel skips taps outside the input; here they add
+// x = 0: the same sums, since 0 * w is a signed zero for a finite w and a sum that
+// starts at +0 is never -0. (0 * inf is NaN: such rows take the per-tap path.)
+template <typename Acc, typename T>
+bool depthwise_row_s1(const T* x, const T* w, const gk_conv_args& a, int64_t od, int64_t oh, int64_t c0, int64_t c1,
+                      Acc* acc) {
+  constexpr int kWide = 64, kNarrow = 16;
+  const int64_t kw_n = a.k[2], dil = a.dil[2], reach = (kw_n - 1) * dil;
+  const int64_t width = c1 - c0, seg_w = (width + kNarrow - 1) / kNarrow * kNarrow + reach;
+  const T* src_rows[kMaxDepthwiseRows];  // caller: k[0] * k[1] <= kMaxDepthwiseRows
+  const T* wrows[kMaxDepthwiseRows];
+  int nrows = 0;
+  for (int64_t kd = 0; kd < a.k[0]; ++kd) {
+    const int64_t id = od * a.s[0] - a.pad[0] + kd * a.dil[0];
+    if (id < 0 || id >= a.in[0]) continue;
+    for (int64_t kh = 0; kh < a.k[1]; ++kh) {
+      const int64_t ih = oh * a.s[1] - a.pad[1] + kh * a.dil[1];
+      if (ih < 0 || ih >= a.in[1]) continue;
+      src_rows[nrows] = x + (id * a.in[1] + ih) * a.in[2];
+      wrows[nrows] = w + (kd * a.k[1] + kh) * kw_n;
+      for (int64_t kw = 0; kw < kw_n; ++kw)
+        if (!std::isfinite(static_cast<double>(static_cast<Acc>(wrows[nrows][kw])))) return false;
+      ++nrows;
+    }
+  }
+  thread_local std::vector<Acc> seg_buf;
+  if (seg_buf.size() < static_cast<size_t>(nrows * seg_w)) seg_buf.resize(static_cast<size_t>(nrows * seg_w));
+  const Acc* rows[kMaxDepthwiseRows];
+  // Segment column t is input column c0 - pad + t.
+  const int64_t iw0 = c0 - a.pad[2];
+  const int64_t t_lo = std::clamp<int64_t>(-iw0, 0, seg_w), t_hi = std::clamp<int64_t>(a.in[2] - iw0, t_lo, seg_w);
+  for (int r = 0; r < nrows; ++r) {
+    Acc* dst = seg_buf.data() + r * seg_w;
+    for (int64_t t = 0; t < t_lo; ++t) dst[t] = Acc(0);
+    for (int64_t t = t_lo; t < t_hi; ++t) dst[t] = static_cast<Acc>(src_rows[r][iw0 + t]);
+    for (int64_t t = t_hi; t < seg_w; ++t) dst[t] = Acc(0);
+    rows[r] = dst;
+  }
+  int64_t j = 0;
+  for (; j + kWide <= width; j += kWide) depthwise_interior<kWide>(rows, wrows, nrows, kw_n, dil, j, acc + j);
+  for (; j + kNarrow <= width; j += kNarrow) depthwise_interior<kNarrow>(rows, wrows, nrows, kw_n, dil, j, acc + j);
+  if (j < width) {  // the segment's zero tail makes a whole chunk readable
+    Acc tail[kNarrow];
+    depthwise_interior<kNarrow>(rows, wrows, nrows, kw_n, dil, j, tail);
+    for (int64_t t = j; t < width; ++t) acc[t] = tail[t - j];
+  }
+  return true;
+}
+
+// Rows of the output (image, channel, od, oh) per step; `n` (the element count the
+// CUDA kernel loops over) is implied by the geometry.
+template <typename T>
+void gk_conv_depthwise(const T* X, const T* W, const T* B, T* Y, gk_conv_args a, int32_t epi, float ea, float eb,
+                       int64_t n) {
+  using Acc = typename gk_acc<T>::type;
+  constexpr int64_t kChunk = 256;
+  const int64_t rows = n / a.out[2], isz = a.in[0] * a.in[1] * a.in[2];
+  Acc acc[kChunk];
+  GK_KERNEL_LOOP(row, rows) {
+    const int64_t oh = row % a.out[1], t = row / a.out[1];
+    const int64_t od = t % a.out[0], nc = t / a.out[0];
+    const int64_t co = nc % a.Cout, img = nc / a.Cout;
+    const T* x = X + (img * a.C + co / a.M) * isz;
+    const T* w = W + co * a.k[0] * a.k[1] * a.k[2];
+    T* y = Y + row * a.out[2];
+    for (int64_t c0 = 0; c0 < a.out[2]; c0 += kChunk) {
+      const int64_t c1 = std::min(a.out[2], c0 + kChunk);
+      if (a.s[2] == 1 && a.k[0] * a.k[1] <= kMaxDepthwiseRows && depthwise_row_s1(x, w, a, od, oh, c0, c1, acc)) {
+        gk::cpu_gemm::store_row(acc, c1 - c0, y + c0, 1.0f, a.has_bias, a.has_bias ? B + co : nullptr, 0, 1.0f, epi,
+                                ea, eb);
+        continue;
+      }
+      for (int64_t j = 0; j < c1 - c0; ++j) acc[j] = Acc(0);
+      for (int64_t kd = 0; kd < a.k[0]; ++kd) {
+        const int64_t id = od * a.s[0] - a.pad[0] + kd * a.dil[0];
+        if (id < 0 || id >= a.in[0]) continue;
+        for (int64_t kh = 0; kh < a.k[1]; ++kh) {
+          const int64_t ih = oh * a.s[1] - a.pad[1] + kh * a.dil[1];
+          if (ih < 0 || ih >= a.in[1]) continue;
+          const T* xr = x + (id * a.in[1] + ih) * a.in[2];
+          for (int64_t kw = 0; kw < a.k[2]; ++kw) {
+            const Acc wv = static_cast<Acc>(w[(kd * a.k[1] + kh) * a.k[2] + kw]);
+            const int64_t wofs = kw * a.dil[2] - a.pad[2];
+            // Two integer divisions per tap cost more than a short row's FMAs: stride 1 needs none.
+            const int64_t lo = std::max(c0, a.s[2] == 1 ? -wofs : floor_div(-wofs + a.s[2] - 1, a.s[2]));
+            const int64_t hi = std::min(c1, a.s[2] == 1 ? a.in[2] - wofs : floor_div(a.in[2] - 1 - wofs, a.s[2]) + 1);
+            const T* src = xr + wofs;
+            Acc* dst = acc - c0;
+            if (a.s[2] == 1)
+              for (int64_t ow = lo; ow < hi; ++ow) dst[ow] = gk_madd(static_cast<Acc>(src[ow]), wv, dst[ow]);
+            else
+              for (int64_t ow = lo; ow < hi; ++ow)
+                dst[ow] = gk_madd(static_cast<Acc>(src[ow * a.s[2]]), wv, dst[ow]);
+          }
+        }
+      }
+      gk::cpu_gemm::store_row(acc, c1 - c0, y + c0, 1.0f, a.has_bias, a.has_bias ? B + co : nullptr, 0, 1.0f, epi, ea,
+                              eb);
+    }
+  }
+}
+
+// Rows of the output (image * channel, od, oh) per step. Each tap (kd, kh, kw) that
+// reaches the row adds its column run in one pass: the outputs it touches are every
+// s-th pixel from the first one congruent to kw * dil - pad, so no pixel is
+// divided or tested. Taps are added in ascending (kd, kh, kw) order, the CUDA
+// kernel's order, so both backends round alike. With stride == kernel (the
+// PaddleOCR detector's 2x2 upsampling) each pixel gets exactly one tap.
+template <typename T>
+void gk_col2im(const T* col, const T* B, T* Y, gk_conv_args a, int32_t epi, float ea, float eb, int64_t n) {
+  using Acc = typename gk_acc<T>::type;
+  constexpr int64_t kChunk = 256;
+  const int64_t rows = n / a.out[2], isz = a.in[0] * a.in[1] * a.in[2], kv = a.k[0] * a.k[1] * a.k[2];
+  const int64_t s2 = a.s[2];
+  Acc acc[kChunk];
+  GK_KERNEL_LOOP(row, rows) {
+    const int64_t oh = row % a.out[1], t = row / a.out[1];
+    const int64_t od = t % a.out[0], co = t / a.out[0];
+    T* y = Y + row * a.out[2];
+    for (int64_t c0 = 0; c0 < a.out[2]; c0 += kChunk) {
+      const int64_t c1 = std::min(a.out[2], c0 + kChunk);
+      for (int64_t j = 0; j < c1 - c0; ++j) acc[j] = Acc(0);
+      Acc* dst = acc - c0;  // dst[ow] for ow in [c0, c1)
+      for (int64_t kd = 0; kd < a.k[0]; ++kd) {
+        const int64_t td = od + a.pad[0] - kd * a.dil[0];
+        if (td < 0 || td % a.s[0] != 0 || td / a.s[0] >= a.in[0]) continue;
+        for (int64_t kh = 0; kh < a.k[1]; ++kh) {
+          const int64_t th = oh + a.pad[1] - kh * a.dil[1];
+          if (th < 0 || th % a.s[1] != 0 || th / a.s[1] >= a.in[1]) continue;
+          const T* base = col + (co * kv + (kd * a.k[1] + kh) * a.k[2]) * isz +
+                          ((td / a.s[0]) * a.in[1] + th / a.s[1]) * a.in[2];
+          for (int64_t kw = 0; kw < a.k[2]; ++kw) {
+            const T* src = base + kw * isz;
+            const int64_t off = kw * a.dil[2] - a.pad[2];  // ow = off + iw * s2
+            const int64_t lo = std::max(c0, off);
+            int64_t iw = (lo - off + s2 - 1) / s2;
+            const int64_t hi = std::min(c1, off + a.in[2] * s2);  // exclusive bound on ow
+            int64_t ow = off + iw * s2;
+            if (s2 == 1)
+              for (; ow < hi; ++ow, ++iw) dst[ow] = dst[ow] + static_cast<Acc>(src[iw]);
+            else
+              for (; ow < hi; ow += s2, ++iw) dst[ow] = dst[ow] + static_cast<Acc>(src[iw]);
+          }
+        }
+      }
+      gk::cpu_gemm::store_row(acc, c1 - c0, y + c0, 1.0f, a.has_bias, a.has_bias ? B + co % a.Cout : nullptr, 0, 1.0f,
+                              epi, ea, eb);
+    }
+  }
+}
+
+namespace gk::families {
+namespace {
+
+#define GK_CONV_KERNELS(T)                                \
+  GK_CPU_KERNEL(kBlocks, gk_conv<T>),                     \
+      GK_CPU_KERNEL(kRange, gk_conv_depthwise<T>),        \
+      GK_CPU_KERNEL(kRange, gk_col2im<T>)
+
+const CpuKernelEntry kConvKernels[] = {
+    GK_CONV_KERNELS(float),
+    GK_CONV_KERNELS(double),
+    GK_CONV_KERNELS(gk_half),
+    GK_CONV_KERNELS(gk_bf16),
+};
+
+}  // namespace
+
+KernelFamily conv_kernels() { return {&kernel_sources::conv, kConvKernels}; }
+
+}  // namespace gk::families

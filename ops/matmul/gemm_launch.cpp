@@ -1,0 +1,73 @@
+#include "ops/matmul/gemm_launch.h"
+
+#include "ops/kernel_sources.h"
+#include "ops/core/kernel_types.h"
+#include "ops/matmul/matmul.cuh"
+
+#include <algorithm>
+
+namespace gk {
+
+static_assert(sizeof(IndexMap) == sizeof(gk_index_map));
+
+Status unsupported_dtype(const NodeView& node, DType t) {
+  return unimplemented("{}: element type {} is not supported", node.describe(), dtype_name(t));
+}
+
+Result<IndexMap> batch_map(const Shape& out_batch, const Shape& operand_batch, int64_t matrix_elems) {
+  IndexMap m;
+  if (out_batch.size() > static_cast<size_t>(kMaxRank))
+    return unimplemented("batch rank {} exceeds the supported {}", out_batch.size(), kMaxRank);
+  m.rank = static_cast<int32_t>(out_batch.size());
+  const size_t off = out_batch.size() - operand_batch.size();
+  int64_t stride = matrix_elems;
+  for (size_t d = out_batch.size(); d-- > 0;) {
+    m.dims[d] = out_batch[d];
+    if (d < off) {
+      m.strides[d] = 0;
+      continue;
+    }
+    const int64_t dim = operand_batch[d - off];
+    m.strides[d] = dim == 1 ? 0 : stride;
+    stride *= dim;
+  }
+  return m;
+}
+
+Dim3 gemm_grid(const Kit& kit, int64_t cols, int64_t rows, int64_t batch) {
+  const int64_t t = GK_GEMM_TILE;
+  int64_t x = (cols + t - 1) / t;
+  const int64_t y = std::min<int64_t>((rows + t - 1) / t, 65535), z = std::clamp<int64_t>(batch, 1, 65535);
+  if (kit.backend() == BackendKind::kCpu) {
+    // untuned: 4 blocks per worker balance the ragged last tiles.
+    const int64_t target = 4 * std::max(1, kit.device().info().threads);
+    const int64_t per = std::clamp<int64_t>(x * y * z / target, 1, x);
+    x = (x + per - 1) / per;
+  }
+  return {static_cast<uint32_t>(std::min<int64_t>(x, 0x7fffffff)), static_cast<uint32_t>(y), static_cast<uint32_t>(z)};
+}
+
+Status launch_gemm(KernelContext& ctx, const GemmCall& c) {
+  if (c.M == 0 || c.N == 0 || c.batch == 0) return ok_status();
+  const char* tn = kernel_type_name(c.dtype);
+  switch (c.dtype) {
+    case DType::kF32: case DType::kF64: case DType::kF16: case DType::kBF16:
+    case DType::kI32: case DType::kI64: case DType::kU32: case DType::kU64:
+      break;
+    default:
+      return unsupported_dtype(ctx.node(), c.dtype);
+  }
+  gk_gemm_args g{};
+  g.M = c.M, g.N = c.N, g.K = c.K, g.batch = c.batch;
+  g.a_sm = c.a_sm, g.a_sk = c.a_sk, g.b_sk = c.b_sk, g.b_sn = c.b_sn, g.c_sm = c.c_sm, g.c_sn = c.c_sn;
+  g.alpha = c.alpha, g.beta = c.beta, g.has_c = c.has_c ? 1 : 0;
+  LaunchConfig cfg;
+  cfg.grid = gemm_grid(ctx.kit(), c.N, c.M, c.batch);
+  cfg.block = {GK_GEMM_THREADS, 1, 1};
+  KernelArgs args;
+  args.ptr(c.a).ptr(c.b).ptr(c.has_c ? c.c : c.a).ptr(c.y).pod(g).pod(c.amap).pod(c.bmap).pod(c.cmap);
+  args.i32(static_cast<int32_t>(c.epilogue.kind)).f32(c.epilogue.alpha).f32(c.epilogue.beta);
+  return ctx.launch(kernel_sources::matmul, KernelName::format("gk_matmul<{}>", {tn}), cfg, args);
+}
+
+}  // namespace gk

@@ -1,0 +1,71 @@
+// CPU side of the matmul kernel family: the gk_matmul twin (a whole 64x64 tile
+// per call, ops/cpu/gemm_block.h) and the instantiation table.
+#include "backends/cpu/cpu_kernel_table.h"
+#include "ops/common/gemm_block.h"
+#include "ops/core/families.h"
+#include "ops/kernel_sources.h"
+#include "ops/matmul/matmul.cuh"
+
+template <typename T>
+void gk_matmul(const T* A, const T* B, const T* C, T* Y, gk_gemm_args g, gk_index_map amap, gk_index_map bmap,
+               gk_index_map cmap, int32_t epi, float ea, float eb) {
+  using Acc = typename gk_acc<T>::type;
+  using namespace gk::cpu_gemm;
+  const int64_t mtiles = (g.M + kTile - 1) / kTile, ntiles = (g.N + kTile - 1) / kTile;
+  alignas(64) Acc acc[kTile * kTile];
+  Acc* ap = a_panel<Acc>(g.K);
+  for (int64_t b = blockIdx.z; b < g.batch; b += gridDim.z) {
+    const T* a_base = A + gk_offset(amap, b);
+    const T* b_base = B + gk_offset(bmap, b);
+    const T* c_base = g.has_c ? C + gk_offset(cmap, b) : nullptr;
+    T* y_base = Y + b * g.M * g.N;
+    for (int64_t mtile = blockIdx.y; mtile < mtiles; mtile += gridDim.y) {
+      const int64_t m0 = mtile * kTile, mt = std::min<int64_t>(kTile, g.M - m0);
+      pack_rows_to_panel(a_base + m0 * g.a_sm, g.a_sm, g.a_sk, mt, 0, g.K, ap);
+      for (int64_t ntile = blockIdx.x; ntile < ntiles; ntile += gridDim.x) {
+        const int64_t n0 = ntile * kTile, nt = std::min<int64_t>(kTile, g.N - n0);
+        const T* b_tile = b_base + n0 * g.b_sn;
+        gemm_tile<Acc>(
+            mt, nt, g.K, ap,
+            [&](int64_t k0, int kc, Acc* bp) { pack_cols_to_panel(b_tile, g.b_sk, g.b_sn, nt, k0, kc, bp); }, acc);
+        for (int64_t i = 0; i < mt; ++i) {
+          const int64_t m = m0 + i;
+          store_row(acc + i * kTile, nt, y_base + m * g.N + n0, g.alpha, g.has_c,
+                    c_base ? c_base + m * g.c_sm + n0 * g.c_sn : nullptr, g.c_sn, g.beta, epi, ea, eb);
+        }
+      }
+    }
+  }
+}
+
+namespace gk::families {
+namespace {
+
+const CpuKernelEntry kMatmulKernels[] = {
+    GK_CPU_KERNEL(kBlocks, gk_matmul<float>),
+    GK_CPU_KERNEL(kBlocks, gk_matmul<double>),
+    GK_CPU_KERNEL(kBlocks, gk_matmul<gk_half>),
+    GK_CPU_KERNEL(kBlocks, gk_matmul<gk_bf16>),
+    GK_CPU_KERNEL(kBlocks, gk_matmul<int32_t>),
+    GK_CPU_KERNEL(kBlocks, gk_matmul<int64_t>),
+    GK_CPU_KERNEL(kBlocks, gk_matmul<uint32_t>),
+    GK_CPU_KERNEL(kBlocks, gk_matmul<uint64_t>),
+    GK_CPU_KERNEL(kRange, gk_einsum<float>),
+    GK_CPU_KERNEL(kRange, gk_einsum<double>),
+    GK_CPU_KERNEL(kRange, gk_einsum<gk_half>),
+    GK_CPU_KERNEL(kRange, gk_einsum<gk_bf16>),
+    GK_CPU_KERNEL(kRange, gk_einsum<int8_t>),
+    GK_CPU_KERNEL(kRange, gk_einsum<int16_t>),
+    GK_CPU_KERNEL(kRange, gk_einsum<int32_t>),
+    GK_CPU_KERNEL(kRange, gk_einsum<int64_t>),
+    GK_CPU_KERNEL(kRange, gk_einsum<uint8_t>),
+    GK_CPU_KERNEL(kRange, gk_einsum<uint16_t>),
+    GK_CPU_KERNEL(kRange, gk_einsum<uint32_t>),
+    GK_CPU_KERNEL(kRange, gk_einsum<uint64_t>),
+};
+
+}  // namespace
+
+KernelFamily matmul_kernels() { return {&kernel_sources::matmul, kMatmulKernels}; }
+
+}  // namespace gk::families

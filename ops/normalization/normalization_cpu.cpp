@@ -1,0 +1,30 @@
+// CPU instantiations of ops/kernels/normalization.cuh.
+#include "backends/cpu/cpu_kernel_table.h"
+#include "ops/core/families.h"
+#include "ops/kernel_sources.h"
+#include "ops/normalization/normalization.cuh"
+
+namespace gk::families {
+namespace {
+
+#define GK_NORM(T) GK_CPU_KERNEL(kBlocks, gk_norm_rows<T, float>), GK_CPU_KERNEL(kBlocks, gk_norm_rows<T, double>),
+// Scale/bias and mean/var each in the input's type or float32 (opset 15).
+#define GK_BN(T) \
+  GK_CPU_KERNEL(kRange, gk_batchnorm<T, T, T>), GK_CPU_KERNEL(kRange, gk_batchnorm<T, float, float>), \
+  GK_CPU_KERNEL(kRange, gk_batchnorm<T, T, float>), GK_CPU_KERNEL(kRange, gk_batchnorm<T, float, T>), \
+  GK_CPU_KERNEL(kRange, gk_batchnorm_stats<T, T>), GK_CPU_KERNEL(kRange, gk_batchnorm_stats<T, float>),
+#define GK_LOCAL(T) GK_CPU_KERNEL(kRange, gk_lrn<T>), GK_CPU_KERNEL(kBlocks, gk_lpnorm<T>),
+
+const CpuKernelEntry kNormKernels[] = {
+    GK_NORM(float) GK_NORM(double) GK_NORM(gk_half) GK_NORM(gk_bf16)
+    GK_CPU_KERNEL(kRange, gk_batchnorm<float, float, float>),
+    GK_CPU_KERNEL(kRange, gk_batchnorm_stats<float, float>),
+    GK_BN(double) GK_BN(gk_half) GK_BN(gk_bf16)
+    GK_LOCAL(float) GK_LOCAL(double) GK_LOCAL(gk_half) GK_LOCAL(gk_bf16)
+};
+
+}  // namespace
+
+KernelFamily normalization_kernels() { return {&kernel_sources::normalization, kNormKernels}; }
+
+}  // namespace gk::families

@@ -1,0 +1,348 @@
+// ai.onnx.ml TreeEnsemble-5 and TreeEnsembleRegressor-1/3. Both flatten at parse
+// time into one forest (branch nodes, leaves with their votes, roots), checked
+// once (indices in range, no cycles), and run through one kernel
+// (ops/kernels/tree_ensemble.cuh).
+#include "ops/core/families.h"
+#include "ops/kernel_sources.h"
+#include "ops/tree_ensemble/tree_ensemble.cuh"
+#include "ops/common/ml_tables.h"
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+#include <string>
+#include <vector>
+
+namespace gk {
+namespace {
+
+struct Forest {
+  std::vector<int64_t> nodes;  // GK_TREE_NODE_INTS per branch node
+  std::vector<double> splits, members;
+  std::vector<int64_t> roots, leaf_begin{0}, vote_target;
+  std::vector<double> vote_weight, base;
+  int64_t targets = 0;
+  int32_t aggregate = GK_TREE_SUM;
+  int32_t post_transform = GK_TREE_NONE;
+  int64_t max_feature = -1;
+
+  int64_t branches() const { return static_cast<int64_t>(splits.size()); }
+  int64_t leaves() const { return static_cast<int64_t>(leaf_begin.size()) - 1; }
+  void add_branch(int64_t feature, int64_t mode, bool missing_true, int64_t t, int64_t f, double split,
+                  int64_t set_begin = 0, int64_t set_end = 0) {
+    nodes.insert(nodes.end(), {feature, mode, missing_true ? 1 : 0, t, f, set_begin, set_end, 0});
+    splits.push_back(split);
+    max_feature = std::max(max_feature, feature);
+  }
+};
+
+struct TreeAttrs {
+  Forest forest;
+  bool legacy = false;  // TreeEnsembleRegressor: any numeric input, float output
+  ml::DeviceTables device;
+};
+
+// Every child and root names an existing node or leaf, every vote an existing
+// target, and no tree loops (a walk would never end).
+Status check_forest(const Forest& f, const NodeView& node) {
+  const auto bad = [&](std::string what) { return invalid_model("{}: {}", node.describe(), what); };
+  const int64_t n = f.branches(), leaves = f.leaves();
+  const auto valid = [&](int64_t c) { return c >= 0 ? c < n : -(c + 1) < leaves; };
+  if (f.targets <= 0) return bad(fmt::format("the number of targets must be positive, got {}", f.targets));
+  for (int64_t r : f.roots)
+    if (!valid(r)) return bad(fmt::format("a tree root points outside the {} nodes and {} leaves", n, leaves));
+  for (int64_t i = 0; i < n; ++i) {
+    const int64_t* nd = &f.nodes[static_cast<size_t>(i * GK_TREE_NODE_INTS)];
+    if (nd[0] < 0) return bad(fmt::format("node {} reads feature {}", i, nd[0]));
+    if (nd[1] < GK_TREE_LEQ || nd[1] > GK_TREE_MEMBER) return bad(fmt::format("node {} has mode {}", i, nd[1]));
+    if (!valid(nd[3]) || !valid(nd[4]))
+      return bad(fmt::format("node {}'s children point outside the {} nodes and {} leaves", i, n, leaves));
+  }
+  for (int64_t t : f.vote_target)
+    if (t < 0 || t >= f.targets) return bad(fmt::format("a leaf votes for target {}, outside [0, {})", t, f.targets));
+  if (!f.base.empty() && static_cast<int64_t>(f.base.size()) != f.targets)
+    return bad(fmt::format("{} base values for {} targets", f.base.size(), f.targets));
+  // Depth-first with colours: 1 = on the current path, 2 = done.
+  std::vector<uint8_t> colour(static_cast<size_t>(n), 0);
+  std::vector<std::pair<int64_t, int>> stack;
+  for (int64_t r : f.roots) {
+    if (r < 0 || colour[static_cast<size_t>(r)]) continue;
+    stack.push_back({r, 0});
+    colour[static_cast<size_t>(r)] = 1;
+    while (!stack.empty()) {
+      auto& [at, next] = stack.back();
+      if (next == 2) {
+        colour[static_cast<size_t>(at)] = 2;
+        stack.pop_back();
+        continue;
+      }
+      const int64_t c = f.nodes[static_cast<size_t>(at * GK_TREE_NODE_INTS + 3 + next++)];
+      if (c < 0) continue;
+      if (colour[static_cast<size_t>(c)] == 1) return bad(fmt::format("the trees loop through node {}", c));
+      if (colour[static_cast<size_t>(c)] == 0) {
+        colour[static_cast<size_t>(c)] = 1;
+        stack.push_back({c, 0});
+      }
+    }
+  }
+  return ok_status();
+}
+
+ParsedAttrs finish(std::shared_ptr<TreeAttrs> attrs) {
+  const Forest& f = attrs->forest;
+  attrs->device.add(DType::kI64, f.nodes);
+  attrs->device.add(DType::kF64, f.splits);
+  attrs->device.add(DType::kF64, f.members);
+  attrs->device.add(DType::kI64, f.roots);
+  attrs->device.add(DType::kI64, f.leaf_begin);
+  attrs->device.add(DType::kI64, f.vote_target);
+  attrs->device.add(DType::kF64, f.vote_weight);
+  attrs->device.add(DType::kF64, f.base);
+  return ParsedAttrs(std::move(attrs));
+}
+
+Result<std::vector<double>> tensor_values(const AttrMap& a, const std::string& name) {
+  if (!a.has(name)) return std::vector<double>{};
+  GK_TRY(auto t, a.require_tensor(name));
+  return t->to_f64_vector();
+}
+
+// ---- TreeEnsemble-5 -------------------------------------------------------------
+
+Result<ParsedAttrs> parse_tree_ensemble(const AttrMap& a, const NodeView& node) {
+  const auto bad = [&](std::string what) { return invalid_model("{}: {}", node.describe(), what); };
+  auto attrs = std::make_shared<TreeAttrs>();
+  Forest& f = attrs->forest;
+  GK_TRY(std::vector<int64_t> roots, a.require_ints("tree_roots"));
+  GK_TRY(std::vector<int64_t> features, a.require_ints("nodes_featureids"));
+  GK_TRY(auto modes_t, a.require_tensor("nodes_modes"));
+  GK_TRY(auto splits_t, a.require_tensor("nodes_splits"));
+  GK_TRY(std::vector<int64_t> true_ids, a.require_ints("nodes_truenodeids"));
+  GK_TRY(std::vector<int64_t> true_leaf, a.require_ints("nodes_trueleafs"));
+  GK_TRY(std::vector<int64_t> false_ids, a.require_ints("nodes_falsenodeids"));
+  GK_TRY(std::vector<int64_t> false_leaf, a.require_ints("nodes_falseleafs"));
+  GK_TRY(std::vector<int64_t> missing, a.get_ints("nodes_missing_value_tracks_true"));
+  GK_TRY(std::vector<int64_t> leaf_targets, a.require_ints("leaf_targetids"));
+  GK_TRY(auto weights_t, a.require_tensor("leaf_weights"));
+  GK_TRY(std::vector<double> members, tensor_values(a, "membership_values"));
+  GK_TRY(int64_t aggregate, a.get_int("aggregate_function", GK_TREE_SUM));
+  GK_TRY(int64_t post, a.get_int("post_transform", GK_TREE_NONE));
+  const std::vector<int64_t> modes = modes_t->to_i64_vector();
+  const std::vector<double> splits = splits_t->to_f64_vector(), weights = weights_t->to_f64_vector();
+  const size_t n = features.size();
+  if (modes.size() != n || splits.size() != n || true_ids.size() != n || true_leaf.size() != n ||
+      false_ids.size() != n || false_leaf.size() != n || (!missing.empty() && missing.size() != n))
+    return bad(fmt::format("the nodes_* attributes must all hold {} values (nodes_featureids)", n));
+  if (leaf_targets.size() != weights.size())
+    return bad(fmt::format("{} leaf_targetids but {} leaf_weights", leaf_targets.size(), weights.size()));
+  if (aggregate < GK_TREE_AVERAGE || aggregate > GK_TREE_MAX)
+    return bad(fmt::format("aggregate_function {} is not one of 0..3", aggregate));
+  if (post < GK_TREE_NONE || post > GK_TREE_PROBIT) return bad(fmt::format("post_transform {} is not one of 0..4", post));
+  f.aggregate = static_cast<int32_t>(aggregate);
+  f.post_transform = static_cast<int32_t>(post);
+  int64_t max_target = -1;
+  for (int64_t t : leaf_targets) max_target = std::max(max_target, t);
+  GK_TRY(f.targets, a.get_int("n_targets", max_target + 1));
+  f.members = std::move(members);
+  // Member sets: NaN-delimited runs of membership_values, in node order.
+  size_t set_at = 0;
+  for (size_t i = 0; i < n; ++i) {
+    const auto child = [&](int64_t id, int64_t leaf) { return leaf ? -(id + 1) : id; };
+    int64_t begin = 0, end = 0;
+    if (modes[i] == GK_TREE_MEMBER) {
+      if (set_at >= f.members.size())
+        return bad(fmt::format("membership_values has no set left for member node {}", i));
+      begin = static_cast<int64_t>(set_at);
+      while (set_at < f.members.size() && !std::isnan(f.members[set_at])) ++set_at;
+      end = static_cast<int64_t>(set_at);
+      ++set_at;  // past the NaN
+    }
+    f.add_branch(features[i], modes[i], !missing.empty() && missing[i] != 0, child(true_ids[i], true_leaf[i]),
+                 child(false_ids[i], false_leaf[i]), splits[i], begin, end);
+  }
+  f.roots = std::move(roots);
+  for (size_t l = 0; l < weights.size(); ++l) {
+    f.vote_target.push_back(leaf_targets[l]);
+    f.vote_weight.push_back(weights[l]);
+    f.leaf_begin.push_back(static_cast<int64_t>(l) + 1);
+  }
+  GK_RETURN_IF_ERROR(check_forest(f, node));
+  return finish(std::move(attrs));
+}
+
+// ---- TreeEnsembleRegressor-1/3 --------------------------------------------------------
+
+// "X" as floats, or (opset 3) "X_as_tensor" as doubles.
+Result<std::vector<double>> floats_or_tensor(const AttrMap& a, const NodeView& node, const std::string& name) {
+  if (node.opset >= 3 && a.has(name + "_as_tensor")) return tensor_values(a, name + "_as_tensor");
+  GK_TRY(std::vector<float> v, a.get_floats(name));
+  return std::vector<double>(v.begin(), v.end());
+}
+
+Result<int32_t> named(const AttrMap& a, const NodeView& node, const std::string& name, const std::string& dflt,
+                      std::initializer_list<const char*> names) {
+  GK_TRY(std::string s, a.get_string(name, dflt));
+  int32_t k = 0;
+  for (const char* candidate : names) {
+    if (s == candidate) return k;
+    ++k;
+  }
+  return invalid_model("{}: {} '{}' is not recognised", node.describe(), name, s);
+}
+
+Result<ParsedAttrs> parse_tree_regressor(const AttrMap& a, const NodeView& node) {
+  const auto bad = [&](std::string what) { return invalid_model("{}: {}", node.describe(), what); };
+  auto attrs = std::make_shared<TreeAttrs>();
+  attrs->legacy = true;
+  Forest& f = attrs->forest;
+  GK_TRY(std::vector<int64_t> tree_ids, a.require_ints("nodes_treeids"));
+  GK_TRY(std::vector<int64_t> node_ids, a.require_ints("nodes_nodeids"));
+  GK_TRY(std::vector<int64_t> features, a.require_ints("nodes_featureids"));
+  GK_TRY(std::vector<int64_t> true_ids, a.require_ints("nodes_truenodeids"));
+  GK_TRY(std::vector<int64_t> false_ids, a.require_ints("nodes_falsenodeids"));
+  GK_TRY(std::vector<int64_t> missing, a.get_ints("nodes_missing_value_tracks_true"));
+  GK_TRY(std::vector<double> values, floats_or_tensor(a, node, "nodes_values"));
+  GK_TRY(std::vector<int64_t> vote_trees, a.get_ints("target_treeids"));
+  GK_TRY(std::vector<int64_t> vote_nodes, a.get_ints("target_nodeids"));
+  GK_TRY(std::vector<int64_t> vote_targets, a.get_ints("target_ids"));
+  GK_TRY(std::vector<double> vote_weights, floats_or_tensor(a, node, "target_weights"));
+  GK_TRY(f.base, floats_or_tensor(a, node, "base_values"));
+  GK_TRY(f.targets, a.get_int("n_targets", 1));
+  GK_TRY(f.aggregate, named(a, node, "aggregate_function", "SUM", {"AVERAGE", "SUM", "MIN", "MAX"}));
+  GK_TRY(f.post_transform,
+         named(a, node, "post_transform", "NONE", {"NONE", "SOFTMAX", "LOGISTIC", "SOFTMAX_ZERO", "PROBIT"}));
+  std::vector<std::string> modes;
+  if (const Attribute* m = a.find("nodes_modes"); m && m->kind == Attribute::Kind::kStrings) modes = m->strings;
+  else return bad("nodes_modes must be a list of strings");
+  const size_t n = tree_ids.size();
+  if (node_ids.size() != n || features.size() != n || true_ids.size() != n || false_ids.size() != n ||
+      modes.size() != n || (!values.empty() && values.size() != n) || (!missing.empty() && missing.size() != n))
+    return bad(fmt::format("the nodes_* attributes must all hold {} values (nodes_treeids)", n));
+  if (vote_nodes.size() != vote_trees.size() || vote_targets.size() != vote_trees.size() ||
+      vote_weights.size() != vote_trees.size())
+    return bad("target_treeids, target_nodeids, target_ids and target_weights must have one length");
+  static const char* kModes[] = {"BRANCH_LEQ", "BRANCH_LT", "BRANCH_GTE", "BRANCH_GT", "BRANCH_EQ", "BRANCH_NEQ"};
+  // Each (tree, node id) becomes a branch ordinal or a leaf ordinal.
+  std::map<std::pair<int64_t, int64_t>, size_t> where;
+  std::vector<int64_t> code(n);
+  std::vector<int64_t> tree_order;
+  int64_t branch = 0, leaf = 0;
+  for (size_t i = 0; i < n; ++i) {
+    if (!where.emplace(std::pair{tree_ids[i], node_ids[i]}, i).second)
+      return bad(fmt::format("tree {} lists node {} twice", tree_ids[i], node_ids[i]));
+    if (std::find(tree_order.begin(), tree_order.end(), tree_ids[i]) == tree_order.end())
+      tree_order.push_back(tree_ids[i]);
+    code[i] = modes[i] == "LEAF" ? -(leaf++ + 1) : branch++;
+  }
+  const auto lookup = [&](int64_t tree, int64_t id) -> Result<int64_t> {
+    auto it = where.find({tree, id});
+    if (it == where.end()) return bad(fmt::format("tree {} has no node {}", tree, id));
+    return code[it->second];
+  };
+  for (size_t i = 0; i < n; ++i) {
+    if (code[i] < 0) continue;
+    const auto* mode = std::find(std::begin(kModes), std::end(kModes), modes[i]);
+    if (mode == std::end(kModes)) return bad(fmt::format("nodes_modes value '{}' is not recognised", modes[i]));
+    GK_TRY(int64_t t, lookup(tree_ids[i], true_ids[i]));
+    GK_TRY(int64_t fl, lookup(tree_ids[i], false_ids[i]));
+    f.add_branch(features[i], mode - std::begin(kModes), !missing.empty() && missing[i] != 0, t, fl,
+                 values.empty() ? 0.0 : values[i]);
+  }
+  for (int64_t tree : tree_order) {
+    GK_TRY(int64_t root, lookup(tree, 0));
+    f.roots.push_back(root);
+  }
+  std::vector<std::vector<size_t>> votes(static_cast<size_t>(leaf));
+  for (size_t v = 0; v < vote_trees.size(); ++v) {
+    GK_TRY(int64_t c, lookup(vote_trees[v], vote_nodes[v]));
+    if (c >= 0) return bad(fmt::format("a target vote names node {} of tree {}, which is not a LEAF", vote_nodes[v],
+                                       vote_trees[v]));
+    votes[static_cast<size_t>(-(c + 1))].push_back(v);
+  }
+  for (const auto& list : votes) {
+    for (size_t v : list) {
+      f.vote_target.push_back(vote_targets[v]);
+      f.vote_weight.push_back(vote_weights[v]);
+    }
+    f.leaf_begin.push_back(static_cast<int64_t>(f.vote_target.size()));
+  }
+  GK_RETURN_IF_ERROR(check_forest(f, node));
+  return finish(std::move(attrs));
+}
+
+// ---- shared rule and launcher -----------------------------------------------------------
+
+Status infer_tree(InferContext& ctx) {
+  const auto& attrs = attrs_as<TreeAttrs>(ctx.attrs);
+  const TensorType& x = ctx.in(0);
+  const bool ok = attrs.legacy ? (x.dtype == DType::kF32 || x.dtype == DType::kF64 || x.dtype == DType::kI64 ||
+                                  x.dtype == DType::kI32)
+                               : (x.dtype == DType::kF32 || x.dtype == DType::kF64 || x.dtype == DType::kF16);
+  if (!ok)
+    return unimplemented("{}: input type {}; {} takes {}", ctx.node.describe(), dtype_name(x.dtype), ctx.node.op_type,
+                         attrs.legacy ? "float32, float64, int64, int32" : "float32, float64, float16");
+  if (x.shape.empty() || x.shape.size() > 2)
+    return ctx.fail(fmt::format("X must be [N, F] (or [F]), got {}", shape_str(x.shape)));
+  const int64_t features = x.shape.back(), rows = x.shape.size() == 2 ? x.shape[0] : 1;
+  if (attrs.forest.max_feature >= features && rows > 0)
+    return invalid_argument("{}: a node reads feature {}, but X has {} features", ctx.node.describe(),
+                            attrs.forest.max_feature, features);
+  ctx.outputs[0] = {attrs.legacy ? DType::kF32 : x.dtype, Shape{rows, attrs.forest.targets}};
+  return ok_status();
+}
+
+Status run_tree(KernelContext& ctx) {
+  const auto& attrs = ctx.attrs<TreeAttrs>();
+  const Forest& f = attrs.forest;
+  const TensorRef &x = ctx.in(0), &y = ctx.out(0);
+  if (y.numel() == 0) return ok_status();
+  gk_tree_params p{};
+  p.rows = y.shape[0];
+  p.features = x.shape.back();
+  p.trees = static_cast<int64_t>(f.roots.size());
+  p.nodes = f.branches();
+  p.targets = f.targets;
+  p.aggregate = f.aggregate;
+  p.post_transform = f.post_transform;
+  GK_TRY(std::vector<DevPtr> d, attrs.device.get(ctx));
+  const auto ptr = [&](size_t i) { return reinterpret_cast<const void*>(static_cast<uintptr_t>(d[i])); };
+  gk_tree_tables t{static_cast<const int64_t*>(ptr(0)), static_cast<const double*>(ptr(1)),
+                   static_cast<const double*>(ptr(2)), static_cast<const int64_t*>(ptr(3)),
+                   static_cast<const int64_t*>(ptr(4)), static_cast<const int64_t*>(ptr(5)),
+                   static_cast<const double*>(ptr(6)), static_cast<const double*>(ptr(7))};
+  const bool wide = y.dtype == DType::kF64;
+  const bool extreme = f.aggregate == GK_TREE_MIN || f.aggregate == GK_TREE_MAX;
+  GK_TRY(GkBuf acc, ctx.scratch(wide ? DType::kF64 : DType::kF32, p.rows * p.targets * (extreme ? 2 : 1)));
+  const char* in = nullptr;
+  switch (x.dtype) {
+    case DType::kF32: in = "float"; break;
+    case DType::kF64: in = "double"; break;
+    case DType::kF16: in = "gk_half"; break;
+    case DType::kI32: in = "int32_t"; break;
+    case DType::kI64: in = "int64_t"; break;
+    default: return internal_error("{}: input type {}", ctx.node().describe(), dtype_name(x.dtype));
+  }
+  const char* out = y.dtype == DType::kF64 ? "double" : y.dtype == DType::kF16 ? "gk_half" : "float";
+  KernelArgs args;
+  args.ptr(x.ptr).ptr(y.ptr).ptr(acc.ptr()).pod(t).pod(p);
+  return ctx.launch(kernel_sources::tree_ensemble,
+                    KernelName::format("gk_tree_ensemble<{}, {}, {}>", {in, out, wide ? "double" : "float"}),
+                    grid_for(p.rows), args);
+}
+
+const OpImpl kTreeEnsemble{&parse_tree_ensemble, &infer_tree, &run_tree};
+const OpImpl kTreeRegressor{&parse_tree_regressor, &infer_tree, &run_tree};
+
+const OpSchema kTreeSchemas[] = {
+    {"ai.onnx.ml", "TreeEnsemble", 5, kOpsetCurrent, &kTreeEnsemble, {}},
+    {"ai.onnx.ml", "TreeEnsembleRegressor", 1, 2, &kTreeRegressor, {}},
+    {"ai.onnx.ml", "TreeEnsembleRegressor", 3, kOpsetCurrent, &kTreeRegressor, {}},
+};
+
+}  // namespace
+
+namespace families {
+std::span<const OpSchema> tree_ensemble_ops() { return kTreeSchemas; }
+}  // namespace families
+
+}  // namespace gk
