@@ -31,7 +31,7 @@ Result<OpResult> cast(const HostTensor& x, DType to, bool host_known = true, int
   }
   call.inputs = {x};
   call.inputs_host_known = host_known;
-  return run_op(call);
+  return run_op_all_backends(call);
 }
 
 HostTensor cast_ok(const HostTensor& x, DType to, int64_t saturate = 1, const char* round_mode = nullptr) {
@@ -123,7 +123,7 @@ TEST_CASE("CastLike takes the second input's type", "[cast]") {
   call.op_type = "CastLike";
   call.opset = 15;
   call.inputs = {f32({2}, {1.5f, -2.5f}), make_tensor(DType::kI64, {0}, {})};
-  auto r = run_op(call);
+  auto r = run_op_all_backends(call);
   REQUIRE(r.ok());
   CHECK(values_of<int64_t>(r->outputs[0]) == std::vector<int64_t>{1, -2});
 }
@@ -265,7 +265,7 @@ TEST_CASE("CastLike takes saturate from its attribute and the type from input 1"
   call.opset = 19;
   call.attrs.set("saturate", int_attr(0));
   call.inputs = {f32({2}, {1e6f, 1.0f}), from_bytes(DType::kF8E5M2, {0}, {})};
-  auto r = run_op(call);
+  auto r = run_op_all_backends(call);
   REQUIRE(r.ok());
   CHECK(bytes_of(r->outputs[0]) == std::vector<int>{0x7c, 0x3c});
 }

@@ -18,7 +18,7 @@ Result<OpResult> call_op(const std::string& op, std::vector<std::optional<HostTe
   call.attrs = std::move(attrs);
   call.inputs = std::move(inputs);
   call.inputs_host_known = host_known;
-  return run_op(call);
+  return run_op_all_backends(call);
 }
 
 HostTensor run1(const std::string& op, std::vector<std::optional<HostTensor>> inputs, AttrMap attrs = {},
@@ -92,8 +92,7 @@ TEST_CASE("activation formulas", "[unary]") {
   // Reference values: the spec formulas in double (Python math), offline.
   auto x = f32({3}, {-1.0f, 0.5f, 3.0f});
   auto approx = [](std::vector<float> got, std::vector<double> want) {
-    REQUIRE(got.size() == want.size());
-    for (size_t i = 0; i < got.size(); ++i) CHECK(got[i] == Approx(want[i]).epsilon(1e-6).margin(1e-7));
+    check_close(std::vector<double>(got.begin(), got.end()), want, Tol{.rtol = 1e-6, .atol = 1e-7});
   };
   approx(values_of<float>(run1("Sigmoid", {x})), {0.2689414213699951, 0.6224593312018546, 0.9525741268224334});
   approx(values_of<float>(run1("Gelu", {x}, {}, 20)), {-0.15865525393145707, 0.34573123063700656, 2.99595030590511});
