@@ -3,8 +3,9 @@
 #include "backends/cuda/cuda_device.h"
 #include "backends/cuda/cuda_library.h"
 #include "backends/cuda/module_cache.h"
-#include "tests/backends/cuda/skip.h"
+#include "tests/support/skip.h"
 #include "tests/backends/test_kernels.h"
+#include "tests/support/errors.h"
 
 #include <catch2/catch.hpp>
 
@@ -61,9 +62,7 @@ void require_nvrtc() {
 TEST_CASE("cuda backend: a missing driver library is Unavailable and names it", "[backends][cuda_errors]") {
   ScopedEnv env("GK_CUDA_LIBRARY", "/nonexistent/libcuda.so.1");
   auto d = make_cuda_device(-1);
-  REQUIRE_FALSE(d.ok());
-  CHECK(d.status().code() == StatusCode::kUnavailable);
-  CHECK_THAT(d.status().message(), Catch::Contains("/nonexistent/libcuda.so.1 not found"));
+  gk::test::require_error(d, StatusCode::kUnavailable, "/nonexistent/libcuda.so.1 not found");
 }
 
 TEST_CASE("cuda backend: the stub driver resolves every symbol and has no device", "[backends][cuda_errors]") {
@@ -98,8 +97,7 @@ TEST_CASE("nvrtc: a syntax error returns the compiler log with source and entry"
   const std::string_view text = "__global__ void gk_broken(float* x) { x[0] = ; }\n";
   const KernelSource broken{"broken_family", text, fnv1a64(text)};
   auto image = nvrtc_compile(broken, {"gk_broken"}, NvrtcOptions{8, 0, true});
-  REQUIRE_FALSE(image.ok());
-  CHECK(image.status().code() == StatusCode::kInternal);
+  gk::test::require_error(image, StatusCode::kInternal, "NVRTC_ERROR_COMPILATION");
   const std::string& m = image.status().message();
   CHECK_THAT(m, Catch::Contains("broken_family"));
   CHECK_THAT(m, Catch::Contains("gk_broken"));

@@ -3,6 +3,7 @@
 // into a buffer included.
 #include "backends/cpu/cpu_device.h"
 #include "tests/backends/test_kernels.h"
+#include "tests/support/errors.h"
 
 #include <catch2/catch.hpp>
 
@@ -59,8 +60,10 @@ TEST_CASE("cpu graphs: capture records, replay runs, rebind follows offsets", "[
   REQUIRE(dev->memset(y, 0, 16).ok());
   REQUIRE(dev->copy(x, y + 16, 16).ok());
   float probe = 0;
-  CHECK_FALSE(dev->download(&probe, x, 4).ok());  // cannot be replayed: refused
-  CHECK_FALSE(dev->sync().ok());
+  // Cannot be replayed: refused.
+  gk::test::require_error(dev->download(&probe, x, 4), StatusCode::kInvalidArgument,
+                          "cpu: download while this thread captures a graph");
+  gk::test::require_error(dev->sync(), StatusCode::kInvalidArgument, "cpu: sync while this thread captures a graph");
   GraphId g = graphs->end_capture().value();
   CHECK(read(y, n) == std::vector<float>(n, 10));  // nothing ran yet
 
@@ -75,7 +78,8 @@ TEST_CASE("cpu graphs: capture records, replay runs, rebind follows offsets", "[
   CHECK(read(x2, n) == std::vector<float>{3, 5, 7, 9, 9, 9, 9, 9});
   CHECK(read(y, n) == std::vector<float>{0, 0, 0, 0, 12, 14, 16, 18});  // the old buffers untouched
   graphs->destroy_graph(g);
-  CHECK_FALSE(graphs->launch_graph(g).ok());
+  gk::test::require_error(graphs->launch_graph(g), StatusCode::kInvalidArgument,
+                          fmt::format("cpu: unknown graph id {}", g));
   for (DevPtr p : {x, y, x2, y2}) REQUIRE(dev->free(p).ok());
 }
 

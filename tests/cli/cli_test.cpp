@@ -1,5 +1,7 @@
 // The gkrun binary's contract (DESIGN.md): bad input gives one line on stderr and
 // the documented exit code; check/bench/profile/info produce their fields.
+#include "tests/support/data.h"
+
 #include <catch2/catch.hpp>
 
 #include <onnx/onnx_pb.h>
@@ -17,7 +19,7 @@ namespace fs = std::filesystem;
 
 namespace {
 
-const fs::path kData = fs::path(GK_SOURCE_DIR) / ".." / "shared" / "onnx-backend-data";
+using gk::test::kData;
 
 struct Result {
   int code = -1;
@@ -261,10 +263,7 @@ size_t count(const std::string& s, const std::string& what) {
 TEST_CASE("gkrun bench and profile on the PaddleOCR detector: fields, and one trace event per launch", "[cli][ocr]") {
   const fs::path det = fs::path(GK_SOURCE_DIR) / "tools" / "ort" / "node_modules" / "@gutenye" / "ocr-models" /
                        "assets" / "ch_PP-OCRv4_det_infer.onnx";
-  if (!fs::exists(det)) {
-    WARN("SKIP: " << det << " absent (scripts/setup.sh installs it)");
-    return;
-  }
+  gk::test::skip_unless_exists(det, "scripts/setup.sh installs it");
   const std::string model = det.string() + " --shape x=1x3x320x320 --backend cpu";
   Result b = gkrun("bench " + model + " --iterations 2 --warmup 1 --json");
   INFO(b.err);
@@ -301,10 +300,7 @@ TEST_CASE("gkrun bench and profile on the PaddleOCR detector: fields, and one tr
 
 TEST_CASE("gkrun check passes an ONNX node test folder", "[cli]") {
   const fs::path dir = kData / "node" / "test_relu";
-  if (!fs::exists(dir)) {
-    WARN("SKIP: " << dir << " absent");
-    return;
-  }
+  gk::test::skip_unless_exists(dir);
   Result r = gkrun("check " + dir.string() + " --backend cpu");
   INFO(r.out << r.err);
   CHECK(r.code == 0);

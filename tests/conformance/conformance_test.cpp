@@ -3,6 +3,7 @@
 // fails the suite, and so does an unlisted case that passes, so the list moves in
 // the same commit as the code. GK_UPDATE_ALLOWLIST=1 rewrites the list.
 #include "runtime/conformance.h"
+#include "tests/support/data.h"
 
 #include <catch2/catch.hpp>
 
@@ -16,7 +17,7 @@ namespace fs = std::filesystem;
 namespace gk {
 namespace {
 
-const fs::path kData = fs::path(GK_SOURCE_DIR) / ".." / "shared" / "onnx-backend-data";
+using test::kData;
 const fs::path kAllowList = fs::path(GK_SOURCE_DIR) / "tests" / "conformance" / "allowlist.txt";
 
 std::set<std::string> read_allow_list() {
@@ -45,10 +46,7 @@ Kit& shared_kit() {
 
 void run_suite(const std::string& suite) {
   const fs::path dir = kData / suite;
-  if (!fs::is_directory(dir)) {
-    WARN("SKIP: " << dir.string() << " is absent; conformance suite '" << suite << "' not run");
-    return;
-  }
+  if (!fs::is_directory(dir)) test::skip(dir.string() + " is absent; conformance suite '" + suite + "' not run");
   std::vector<fs::path> cases;
   for (const auto& e : fs::directory_iterator(dir)) {
     if (suite == "light" ? e.path().extension() == ".onnx" : e.is_directory()) cases.push_back(e.path());

@@ -6,6 +6,7 @@
 #include "runtime/conformance.h"
 #include "runtime/session.h"
 #include "runtime/tensor_io.h"
+#include "tests/support/data.h"
 
 #include <catch2/catch.hpp>
 
@@ -91,14 +92,8 @@ const DiffCase kCases[] = {
 };
 
 void compare_with_ort(const DiffCase& t) {
-  if (std::string why = skip_reason(); !why.empty()) {
-    WARN("SKIP: " << why);
-    return;
-  }
-  if (!fs::exists(t.model)) {
-    WARN("SKIP: " << t.model << " absent");
-    return;
-  }
+  if (std::string why = skip_reason(); !why.empty()) test::skip(why);
+  test::skip_unless_exists(t.model);
   SessionOptions options;
   options.backend = "cpu";
   auto session = Session::open(t.model.string(), options);

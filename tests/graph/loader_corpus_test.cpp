@@ -1,6 +1,7 @@
 // The loader on real models: the ONNX backend test data and the PaddleOCR models.
 #include "graph/loader.h"
 #include "onnx_builders.h"
+#include "tests/support/data.h"
 
 #include <catch2/catch.hpp>
 
@@ -12,7 +13,6 @@ using namespace gk::test;
 
 namespace {
 
-const fs::path kData = fs::path(GK_SOURCE_DIR) / ".." / "shared" / "onnx-backend-data";
 
 std::vector<fs::path> corpus_models() {
   std::vector<fs::path> out;
@@ -57,10 +57,7 @@ std::string mismatch(const Value& v, const HostTensor& t) {
 }  // namespace
 
 TEST_CASE("loader corpus: every ONNX backend model loads, strict loads fail only as unsupported", "[loader][corpus]") {
-  if (!fs::is_directory(kData)) {
-    WARN("skipped: no ONNX backend test data at " << kData);
-    return;
-  }
+  if (!fs::is_directory(kData)) skip("no ONNX backend test data at " + kData.string());
   auto models = corpus_models();
   REQUIRE(models.size() > 1900);
   std::vector<std::string> failures;
@@ -105,10 +102,7 @@ TEST_CASE("loader corpus: every ONNX backend model loads, strict loads fail only
 }
 
 TEST_CASE("loader corpus: node test data decodes as its model declares it", "[loader][corpus]") {
-  if (!fs::is_directory(kData / "node")) {
-    WARN("skipped: no ONNX backend test data at " << kData);
-    return;
-  }
+  if (!fs::is_directory(kData / "node")) skip("no ONNX backend test data at " + (kData / "node").string());
   std::vector<std::string> failures;
   size_t tensors = 0, sequences = 0, optionals = 0, maps = 0, unsupported_types = 0;
   for (const auto& test : fs::directory_iterator(kData / "node")) {
@@ -191,10 +185,7 @@ TEST_CASE("loader corpus: the PaddleOCR models load", "[loader][corpus][ocr]") {
       dir = c;
       break;
     }
-  if (dir.empty()) {
-    WARN("skipped: PaddleOCR models not found (set GK_OCR_MODELS_DIR or run scripts/setup.sh)");
-    return;
-  }
+  if (dir.empty()) skip("PaddleOCR models not found (set GK_OCR_MODELS_DIR or run scripts/setup.sh)");
   for (const char* name : {"ch_PP-OCRv4_det_infer.onnx", "ch_PP-OCRv4_rec_infer.onnx",
                            "ch_ppocr_mobile_v2.0_cls_infer.onnx"}) {
     INFO(name);

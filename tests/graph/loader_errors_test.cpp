@@ -2,6 +2,7 @@
 // outside the model's folder.
 #include "graph/loader.h"
 #include "onnx_builders.h"
+#include "tests/support/errors.h"
 
 #include <catch2/catch.hpp>
 
@@ -77,9 +78,7 @@ TEST_CASE("loader errors: truncated and random files name the file", "[loader]")
   write_file(dir / "empty.onnx", "");
   require_error(load_model((dir / "empty.onnx").string()), StatusCode::kInvalidModel, {"no graph"});
   auto missing = load_model((dir / "missing.onnx").string());
-  REQUIRE_FALSE(missing.ok());
-  CHECK(missing.status().code() == StatusCode::kInvalidArgument);
-  CHECK_THAT(missing.status().message(), Contains("missing.onnx"));
+  gk::test::require_error(missing, StatusCode::kInvalidArgument, "missing.onnx");
 }
 
 TEST_CASE("loader errors: external data may not leave the model's folder", "[loader][security]") {

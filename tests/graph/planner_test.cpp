@@ -1,4 +1,5 @@
 #include "graph/planner.h"
+#include "tests/support/errors.h"
 
 #include <catch2/catch.hpp>
 
@@ -132,13 +133,10 @@ TEST_CASE("planner: malformed input is an error naming the tensor", "[planner]")
   t[0].alias_of = 1;
   t[1].alias_of = 0;
   auto p = plan_memory(t);
-  REQUIRE_FALSE(p.ok());
-  CHECK(p.status().code() == StatusCode::kInvalidArgument);
-  CHECK_THAT(p.status().message(), Catch::Contains("alias cycle"));
+  gk::test::require_error(p, StatusCode::kInvalidArgument, "alias cycle");
   std::vector<PlanTensor> u = {tensor("late", 8, 3, 1)};
   auto q = plan_memory(u);
-  REQUIRE_FALSE(q.ok());
-  CHECK_THAT(q.status().message(), Catch::Contains("'late'"));
+  gk::test::require_error(q, StatusCode::kInvalidArgument, "tensor 'late' has lifetime [3, 1]");
 }
 
 TEST_CASE("verify_plan: names the two tensors that collide", "[planner]") {
@@ -152,7 +150,7 @@ TEST_CASE("verify_plan: names the two tensors that collide", "[planner]") {
   // Out of the arena.
   bad = p;
   bad.arena_bytes = 1500;
-  CHECK_FALSE(verify_plan(t, bad).ok());
+  gk::test::require_error(verify_plan(t, bad), StatusCode::kInternal, "exceeds the arena of 1500 bytes");
   // Misaligned.
   bad = p;
   bad.offsets[2] = 4;
@@ -164,11 +162,13 @@ TEST_CASE("verify_plan: names the two tensors that collide", "[planner]") {
   REQUIRE(q.offsets[1] == q.offsets[0]);
   q.arena_bytes = 1024 + 256;
   q.offsets[1] = 256;
-  CHECK_FALSE(verify_plan(ip, q).ok());
+  gk::test::require_error(verify_plan(ip, q), StatusCode::kInternal,
+                          "and 'y' (bytes [256, 768), steps 1..2) share bytes");
   // Undeclared sharing at the boundary step is a collision.
   ip[1].inplace_of = -1;
   q.offsets[1] = 0;
-  CHECK_FALSE(verify_plan(ip, q).ok());
+  gk::test::require_error(verify_plan(ip, q), StatusCode::kInternal,
+                          "and 'y' (bytes [0, 512), steps 1..2) share bytes");
 }
 
 TEST_CASE("planner: graph input pins I/O, takes aliases and in-place from traits", "[planner]") {
@@ -203,7 +203,8 @@ TEST_CASE("planner: graph input pins I/O, takes aliases and in-place from traits
   CHECK_THAT(table, Catch::Contains("lower bound 16.0 KiB"));
   // Wrong size vector.
   std::vector<size_t> short_sizes(2, 0);
-  CHECK_FALSE(plan_input_from_graph(m.g, short_sizes).ok());
+  gk::test::require_error(plan_input_from_graph(m.g, short_sizes), StatusCode::kInvalidArgument,
+                          "memory plan: 2 value sizes for");
 }
 
 // Random lifetimes with random views, in-place candidates and pinned tensors:

@@ -6,6 +6,7 @@
 // message where the models, ImageMagick or node are absent.
 #include "runtime/conformance.h"
 #include "runtime/tensor_io.h"
+#include "tests/support/skip.h"
 #include "tools/gkocr/pipeline.h"
 
 #include <catch2/catch.hpp>
@@ -110,10 +111,7 @@ const OcrPipeline* shared_pipeline() {
 }
 
 TEST_CASE("OCR end to end: every line read exactly, CER <= 2%", "[ocr][e2e]") {
-  if (std::string why = skip_reason(); !why.empty()) {
-    WARN("SKIP: " << why);
-    return;
-  }
+  if (std::string why = skip_reason(); !why.empty()) test::skip(why);
   const OcrPipeline* p = shared_pipeline();
   const auto expected = manifest();
   REQUIRE(expected.size() >= 10);
@@ -148,10 +146,7 @@ TEST_CASE("OCR end to end: every line read exactly, CER <= 2%", "[ocr][e2e]") {
 }
 
 TEST_CASE("OCR: --no-word-gaps gives the recogniser's raw characters", "[ocr][e2e]") {
-  if (std::string why = skip_reason(); !why.empty()) {
-    WARN("SKIP: " << why);
-    return;
-  }
+  if (std::string why = skip_reason(); !why.empty()) test::skip(why);
   OcrOptions o;
   o.models_dir = kModels.string();
   o.backend = backend();
@@ -176,10 +171,7 @@ TEST_CASE("OCR: --no-word-gaps gives the recogniser's raw characters", "[ocr][e2
 }
 
 TEST_CASE("OCR: a second run of an image plans nothing new", "[ocr][e2e]") {
-  if (std::string why = skip_reason(); !why.empty()) {
-    WARN("SKIP: " << why);
-    return;
-  }
+  if (std::string why = skip_reason(); !why.empty()) test::skip(why);
   const OcrPipeline* p = shared_pipeline();
   auto img = load_image((kSet / "columns.png").string());
   REQUIRE(img.ok());
@@ -207,14 +199,9 @@ Result<HostTensor> ort_output(const fs::path& model, const fs::path& input, cons
 }
 
 TEST_CASE("OCR: det, cls and rec outputs match ONNX Runtime on the pipeline's inputs", "[ocr][ort]") {
-  if (std::string why = skip_reason(); !why.empty()) {
-    WARN("SKIP: " << why);
-    return;
-  }
-  if (std::system("node --version >/dev/null 2>&1") != 0 || !fs::exists(kOrt / "node_modules" / "onnxruntime-node")) {
-    WARN("SKIP: node or tools/ort/node_modules/onnxruntime-node absent");
-    return;
-  }
+  if (std::string why = skip_reason(); !why.empty()) test::skip(why);
+  if (std::system("node --version >/dev/null 2>&1") != 0 || !fs::exists(kOrt / "node_modules" / "onnxruntime-node"))
+    test::skip("node or tools/ort/node_modules/onnxruntime-node absent");
   const fs::path dump = fs::path(GK_BINARY_DIR) / "ocr_dump";
   fs::remove_all(dump);
   OcrOptions o;

@@ -4,6 +4,7 @@
 // post transforms from numpy's softmax/logistic and the normal quantile).
 #include "tests/ops/onnx_node_cases.h"
 #include "tests/ops/op_builders.h"
+#include "tests/support/errors.h"
 
 #include <cmath>
 #include <limits>
@@ -19,15 +20,7 @@ OpCall ml_call(std::string op, int opset, std::vector<std::optional<HostTensor>>
   return c;
 }
 
-void check_close(const HostTensor& got, Shape shape, const std::vector<double>& want, double tol = 1e-6) {
-  REQUIRE(got.shape() == shape);
-  const std::vector<double> g = got.to_f64_vector();
-  REQUIRE(g.size() == want.size());
-  for (size_t i = 0; i < want.size(); ++i) {
-    INFO("element " << i);
-    CHECK(std::fabs(g[i] - want[i]) <= tol * (1 + std::fabs(want[i])));
-  }
-}
+constexpr Tol kTol{.rtol = 1e-6, .atol = 1e-6};
 
 TEST_CASE("ml ops: ONNX node tests", "[ops][ml]") {
   run_node_cases({"test_tfidfvectorizer_", "test_ai_onnx_ml_binarizer", "test_ai_onnx_ml_array_feature_extractor",
@@ -54,32 +47,32 @@ TEST_CASE("TfIdfVectorizer: skip-grams counted by hand", "[ops][ml]") {
   // [1, 2] at distance 1: positions (0,1), (2,3) = 2; distance 2: (0,2) (1,3)
   // (2,4) pair equal tokens = 0; distance 3: (0,3) = [1, 2] yes, (1,4) no = 1.
   const HostTensor x = i64({5}, {1, 2, 1, 2, 1});
-  auto skip0 = run_op(tfidf(x, "TF", 0));
+  auto skip0 = run_op_all_backends(tfidf(x, "TF", 0));
   REQUIRE(skip0.ok());
-  check_close(skip0->outputs[0], {2}, {3, 2});
-  auto skip1 = run_op(tfidf(x, "TF", 1));
+  check_close(skip0->outputs[0], {2}, {3, 2}, kTol);
+  auto skip1 = run_op_all_backends(tfidf(x, "TF", 1));
   REQUIRE(skip1.ok());
-  check_close(skip1->outputs[0], {2}, {3, 2});
-  auto skip2 = run_op(tfidf(x, "TF", 2));
+  check_close(skip1->outputs[0], {2}, {3, 2}, kTol);
+  auto skip2 = run_op_all_backends(tfidf(x, "TF", 2));
   REQUIRE(skip2.ok());
-  check_close(skip2->outputs[0], {2}, {3, 3});
+  check_close(skip2->outputs[0], {2}, {3, 3}, kTol);
 
   // Weights scale output coordinates: TFIDF multiplies counts, IDF replaces a
   // non-zero count by the weight.
   OpCall weighted = tfidf(x, "TFIDF", 2);
   weighted.attrs.set("weights", floats_attr({0.5f, 2.0f}));
-  auto tfidf_r = run_op(weighted);
+  auto tfidf_r = run_op_all_backends(weighted);
   REQUIRE(tfidf_r.ok());
-  check_close(tfidf_r->outputs[0], {2}, {1.5, 6});
+  check_close(tfidf_r->outputs[0], {2}, {1.5, 6}, kTol);
   weighted.attrs.set("mode", string_attr("IDF"));
-  auto idf_r = run_op(weighted);
+  auto idf_r = run_op_all_backends(weighted);
   REQUIRE(idf_r.ok());
-  check_close(idf_r->outputs[0], {2}, {0.5, 2});
+  check_close(idf_r->outputs[0], {2}, {0.5, 2}, kTol);
 
   // Rows of a 2-D int32 input never share an n-gram: [1 1 | 2 1] has no [1, 2].
-  auto rows = run_op(tfidf(make_tensor(DType::kI32, {2, 2}, {1, 1, 2, 1}), "TF", 0));
+  auto rows = run_op_all_backends(tfidf(make_tensor(DType::kI32, {2, 2}, {1, 1, 2, 1}), "TF", 0));
   REQUIRE(rows.ok());
-  check_close(rows->outputs[0], {2, 2}, {2, 0, 1, 0});
+  check_close(rows->outputs[0], {2, 2}, {2, 0, 1, 0}, kTol);
 }
 
 TEST_CASE("TfIdfVectorizer: string pool, batched, permuted coordinates", "[ops][ml]") {
@@ -91,20 +84,19 @@ TEST_CASE("TfIdfVectorizer: string pool, batched, permuted coordinates", "[ops][
   c.attrs.set("ngram_counts", ints_attr({0, 2}));
   c.attrs.set("ngram_indexes", ints_attr({2, 0, 1}));  // a -> 2, b -> 0, [a, b] -> 1
   c.attrs.set("pool_strings", strings_attr({"a", "b", "a", "b"}));
-  auto r = run_op(c);
+  auto r = run_op_all_backends(c);
   REQUIRE(r.ok());
   // Row 0 "a b a": a 2, b 1, [a, b] 1. Row 1 "b b c": b 2.
-  check_close(r->outputs[0], {2, 3}, {1, 1, 2, 2, 0, 0});
+  check_close(r->outputs[0], {2, 3}, {1, 1, 2, 2, 0, 0}, kTol);
 }
 
 TEST_CASE("TfIdfVectorizer: malformed pools are refused", "[ops][ml]") {
   OpCall c = tfidf(i64({2}, {1, 2}), "TF", 0);
   c.attrs.set("ngram_counts", ints_attr({0, 2}));  // 1 item for 2-grams
-  auto r = run_op(c);
-  REQUIRE(!r.ok());
-  CHECK(r.status().code() == StatusCode::kInvalidModel);
+  auto r = run_op_all_backends(c);
+  require_error(r, StatusCode::kInvalidModel, "the pool lists the 1-gram at item 1 twice");
   OpCall bad_mode = tfidf(i64({2}, {1, 2}), "BM25", 0);
-  CHECK(run_op(bad_mode).status().code() == StatusCode::kInvalidModel);
+  CHECK(run_op_all_backends(bad_mode).status().code() == StatusCode::kInvalidModel);
 }
 
 // ---- Binarizer, ArrayFeatureExtractor -------------------------------------------------
@@ -112,42 +104,44 @@ TEST_CASE("TfIdfVectorizer: malformed pools are refused", "[ops][ml]") {
 TEST_CASE("Binarizer: strictly above the threshold", "[ops][ml]") {
   OpCall c = ml_call("Binarizer", 1, {make_tensor(DType::kF64, {5}, {-1, 0.5, 0.75, 2, kNaN})});
   c.attrs.set("threshold", float_attr(0.5f));
-  auto r = run_op(c);
+  auto r = run_op_all_backends(c);
   REQUIRE(r.ok());
   CHECK(r->outputs[0].dtype() == DType::kF64);
-  check_close(r->outputs[0], {5}, {0, 0, 1, 1, 0});
+  check_close(r->outputs[0], {5}, {0, 0, 1, 1, 0}, kTol);
   OpCall ints = ml_call("Binarizer", 1, {make_tensor(DType::kI32, {3}, {0, 1, 2})});
   ints.attrs.set("threshold", float_attr(1.0f));
-  auto ri = run_op(ints);
+  auto ri = run_op_all_backends(ints);
   REQUIRE(ri.ok());
   CHECK(values_of<int32_t>(ri->outputs[0]) == std::vector<int32_t>{0, 0, 1});
 }
 
 TEST_CASE("ArrayFeatureExtractor: last-axis gather and range checks", "[ops][ml]") {
   // x [2, 2, 3] int32, indices [2, 0] -> z [2, 2, 2].
-  auto r = run_op(ml_call("ArrayFeatureExtractor", 1,
+  auto r = run_op_all_backends(ml_call("ArrayFeatureExtractor", 1,
                           {make_tensor(DType::kI32, {2, 2, 3}, {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11}),
                            i64({2}, {2, 0})}));
   REQUIRE(r.ok());
   CHECK(r->outputs[0].shape() == Shape{2, 2, 2});
   CHECK(values_of<int32_t>(r->outputs[0]) == std::vector<int32_t>{2, 0, 5, 3, 8, 6, 11, 9});
   // A 1-D x gives [1, count].
-  auto flat = run_op(ml_call("ArrayFeatureExtractor", 1, {f32({4}, {10, 11, 12, 13}), i64({3}, {3, 3, 1})}));
+  auto flat =
+      run_op_all_backends(ml_call("ArrayFeatureExtractor", 1, {f32({4}, {10, 11, 12, 13}), i64({3}, {3, 3, 1})}));
   REQUIRE(flat.ok());
-  check_close(flat->outputs[0], {1, 3}, {13, 13, 11});
+  check_close(flat->outputs[0], {1, 3}, {13, 13, 11}, kTol);
   // Strings run on the host.
-  auto s = run_op(ml_call("ArrayFeatureExtractor", 1, {HostTensor::strings({2, 2}, {"a", "b", "c", "d"}), i64({1}, {1})}));
+  auto s = run_op_all_backends(
+      ml_call("ArrayFeatureExtractor", 1, {HostTensor::strings({2, 2}, {"a", "b", "c", "d"}), i64({1}, {1})}));
   REQUIRE(s.ok());
   CHECK(s->outputs[0].string_values() == std::vector<std::string>{"b", "d"});
   // Out-of-range indices: OutOfRange, never a read outside x.
   for (int64_t bad : {3, -1}) {
-    auto e = run_op(ml_call("ArrayFeatureExtractor", 1, {f32({2, 3}, {0, 1, 2, 3, 4, 5}), i64({2}, {0, bad})}));
-    REQUIRE(!e.ok());
-    CHECK(e.status().code() == StatusCode::kOutOfRange);
+    auto e =
+        run_op_all_backends(ml_call("ArrayFeatureExtractor", 1, {f32({2, 3}, {0, 1, 2, 3, 4, 5}), i64({2}, {0, bad})}));
+    require_error(e, StatusCode::kOutOfRange, "an index was out of range");
   }
-  auto es = run_op(ml_call("ArrayFeatureExtractor", 1, {HostTensor::strings({2}, {"a", "b"}), i64({1}, {2})}));
-  REQUIRE(!es.ok());
-  CHECK(es.status().code() == StatusCode::kOutOfRange);
+  auto es =
+      run_op_all_backends(ml_call("ArrayFeatureExtractor", 1, {HostTensor::strings({2}, {"a", "b"}), i64({1}, {2})}));
+  require_error(es, StatusCode::kOutOfRange, "index 2 in Y is outside [0, 2) (X's last dimension)");
 }
 
 // ---- TreeEnsemble -----------------------------------------------------------------------
@@ -187,34 +181,33 @@ TEST_CASE("TreeEnsemble: a two-level forest walked by hand", "[ops][ml]") {
                         Case{2, {1, 0, 3, 0, 10, 4, 10, 2}}, Case{3, {10, 0, 10, 0, 10, 4, 10, 2}}}) {
     INFO("aggregate_function " << k.aggregate);
     for (DType t : {DType::kF32, DType::kF64, DType::kF16}) {
-      auto r = run_op(forest(k.aggregate, 0, t));
+      auto r = run_op_all_backends(forest(k.aggregate, 0, t));
       REQUIRE(r.ok());
       CHECK(r->outputs[0].dtype() == t);
-      check_close(r->outputs[0], y, k.want);
+      check_close(r->outputs[0], y, k.want, kTol);
     }
   }
 }
 
 TEST_CASE("TreeEnsemble: post transforms", "[ops][ml]") {
   // Scores (SUM) [11, 0], [13, 0], [10, 4], [10, 2]; expected values from numpy.
-  auto softmax = run_op(forest(1, 1));
+  auto softmax = run_op_all_backends(forest(1, 1));
   REQUIRE(softmax.ok());
   check_close(softmax->outputs[0], {4, 2},
               {0.999983298578152, 1.670142184809518e-05, 0.999997739675702, 2.2603242979035742e-06,
                0.9975273768433653, 0.0024726231566347748, 0.9996646498695336, 0.0003353501304664781},
-              1e-5);
-  auto logistic = run_op(forest(1, 2));
+              Tol{.rtol = 1e-5, .atol = 1e-5});
+  auto logistic = run_op_all_backends(forest(1, 2));
   REQUIRE(logistic.ok());
   check_close(logistic->outputs[0], {4, 2},
               {0.999983298578152, 0.5, 0.999997739675702, 0.5, 0.9999546021312976, 0.9820137900379085,
-               0.9999546021312976, 0.8807970779778825},
-              1e-6);
+               0.9999546021312976, 0.8807970779778825}, Tol{.rtol = 1e-6, .atol = 1e-6});
   // SOFTMAX_ZERO keeps a zero score at zero.
-  auto softmax_zero = run_op(forest(1, 3));
+  auto softmax_zero = run_op_all_backends(forest(1, 3));
   REQUIRE(softmax_zero.ok());
   check_close(softmax_zero->outputs[0], {4, 2},
               {1, 0, 1, 0, 0.9975273768433653, 0.0024726231566347748, 0.9996646498695336, 0.0003353501304664781},
-              1e-5);
+              Tol{.rtol = 1e-5, .atol = 1e-5});
   // PROBIT of probabilities: the standard normal quantiles (ONNX Runtime's
   // approximation is within 2e-3 of them).
   OpCall probit = ml_call("TreeEnsemble", 5, {f32({1, 1}, {0})});
@@ -231,9 +224,9 @@ TEST_CASE("TreeEnsemble: post transforms", "[ops][ml]") {
   probit.attrs.set("nodes_trueleafs", ints_attr({1, 1, 1}));
   probit.attrs.set("nodes_falsenodeids", ints_attr({0, 1, 2}));
   probit.attrs.set("nodes_falseleafs", ints_attr({1, 1, 1}));
-  auto pr = run_op(probit);
+  auto pr = run_op_all_backends(probit);
   REQUIRE(pr.ok());
-  check_close(pr->outputs[0], {1, 3}, {-1.2815516, 0, 1.9599640}, 2e-3);
+  check_close(pr->outputs[0], {1, 3}, {-1.2815516, 0, 1.9599640}, Tol{.rtol = 2e-3, .atol = 2e-3});
 }
 
 TEST_CASE("TreeEnsemble: set membership and bad forests", "[ops][ml]") {
@@ -251,23 +244,23 @@ TEST_CASE("TreeEnsemble: set membership and bad forests", "[ops][ml]") {
   c.attrs.set("nodes_falseleafs", ints_attr({0, 1}));
   c.attrs.set("leaf_targetids", ints_attr({0, 0, 0}));
   c.attrs.set("leaf_weights", tensor_attr(f32({3}, {1, 2, 3})));
-  auto r = run_op(c);
+  auto r = run_op_all_backends(c);
   REQUIRE(r.ok());
-  check_close(r->outputs[0], {4, 1}, {1, 2, 3, 3});
+  check_close(r->outputs[0], {4, 1}, {1, 2, 3, 3}, kTol);
 
   // A loop (node1's false branch back to node0) is refused at load.
   OpCall loop = c;
   loop.attrs.set("nodes_falseleafs", ints_attr({0, 0}));
   loop.attrs.set("nodes_falsenodeids", ints_attr({1, 0}));
-  CHECK(run_op(loop).status().code() == StatusCode::kInvalidModel);
+  CHECK(run_op_all_backends(loop).status().code() == StatusCode::kInvalidModel);
   // A leaf voting outside n_targets.
   OpCall target = c;
   target.attrs.set("leaf_targetids", ints_attr({0, 1, 0}));
-  CHECK(run_op(target).status().code() == StatusCode::kInvalidModel);
+  CHECK(run_op_all_backends(target).status().code() == StatusCode::kInvalidModel);
   // A node reading a feature X lacks.
   OpCall feature = c;
   feature.attrs.set("nodes_featureids", ints_attr({0, 1}));
-  CHECK(run_op(feature).status().code() == StatusCode::kInvalidArgument);
+  CHECK(run_op_all_backends(feature).status().code() == StatusCode::kInvalidArgument);
 }
 
 TEST_CASE("TreeEnsembleRegressor: the same forest in the legacy encoding", "[ops][ml]") {
@@ -290,14 +283,14 @@ TEST_CASE("TreeEnsembleRegressor: the same forest in the legacy encoding", "[ops
     c.attrs.set("target_ids", ints_attr({0, 1, 0, 1, 0}));
     c.attrs.set("target_weights", floats_attr({1, 2, 3, 4, 10}));
     c.attrs.set("base_values", floats_attr({100, 200}));
-    auto r = run_op(c);
+    auto r = run_op_all_backends(c);
     REQUIRE(r.ok());
     CHECK(r->outputs[0].dtype() == DType::kF32);
-    check_close(r->outputs[0], {4, 2}, {111, 200, 113, 200, 110, 204, 110, 202});
+    check_close(r->outputs[0], {4, 2}, {111, 200, 113, 200, 110, 204, 110, 202}, kTol);
     c.attrs.set("aggregate_function", string_attr("AVERAGE"));
-    auto avg = run_op(c);
+    auto avg = run_op_all_backends(c);
     REQUIRE(avg.ok());
-    check_close(avg->outputs[0], {4, 2}, {105.5, 200, 106.5, 200, 105, 202, 105, 201});
+    check_close(avg->outputs[0], {4, 2}, {105.5, 200, 106.5, 200, 105, 202, 105, 201}, kTol);
   }
 }
 

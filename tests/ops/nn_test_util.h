@@ -6,6 +6,7 @@
 #include "ops/core/op_eval.h"
 #include "tests/ops/op_builders.h"
 #include "tests/ops/op_harness.h"
+#include "tests/support/compare.h"
 
 #include <catch2/catch.hpp>
 
@@ -72,21 +73,6 @@ inline double activation_ref(double x, const Epilogue& e) {
     case Epilogue::Kind::kTanh: return std::tanh(x);
   }
   return x;
-}
-
-// Every element within atol + rtol * |want|; reports the first miss.
-inline void check_close(const HostTensor& got, const Shape& shape, const std::vector<double>& want, double rtol,
-                        double atol) {
-  REQUIRE(got.shape() == shape);
-  REQUIRE(static_cast<size_t>(got.numel()) == want.size());
-  for (int64_t i = 0; i < got.numel(); ++i) {
-    const double g = got.as_f64(i), w = want[i];
-    if (!(std::fabs(g - w) <= atol + rtol * std::fabs(w))) {
-      INFO("element " << i << " of " << shape_str(shape) << ": got " << g << ", want " << w);
-      CHECK(false);
-      return;
-    }
-  }
 }
 
 }  // namespace gk::test::nn

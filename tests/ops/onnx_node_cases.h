@@ -9,6 +9,8 @@
 #include "backends/kernel_prelude.cuh"
 #include "tests/ops/op_builders.h"
 #include "tests/ops/op_harness.h"
+#include "tests/support/compare.h"
+#include "tests/support/data.h"
 
 #include <catch2/catch.hpp>
 
@@ -26,34 +28,13 @@ namespace node_cases_detail {
 
 namespace fs = std::filesystem;
 
-inline fs::path data_dir() { return fs::path(GK_SOURCE_DIR) / ".." / "shared" / "onnx-backend-data" / "node"; }
+inline fs::path data_dir() { return kData / "node"; }
 
 inline Result<HostTensor> read_pb(const fs::path& path) {
   std::ifstream in(path, std::ios::binary);
   if (!in) return invalid_argument("cannot open {}", path.string());
   std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
   return parse_tensor_proto(bytes.data(), bytes.size(), "");
-}
-
-// "" when equal within rtol/atol (NaN equals NaN), else what differs.
-inline std::string compare(const HostTensor& got, const HostTensor& want, double rtol, double atol) {
-  if (got.dtype() != want.dtype())
-    return fmt::format("dtype {} != {}", dtype_name(got.dtype()), dtype_name(want.dtype()));
-  if (got.shape() != want.shape()) return fmt::format("shape {} != {}", shape_str(got.shape()), shape_str(want.shape()));
-  if (want.dtype() == DType::kString) {  // as_f64 reads strings as NaN: compare them as strings
-    for (size_t i = 0; i < want.string_values().size(); ++i)
-      if (got.string_values().at(i) != want.string_values()[i])
-        return fmt::format("element {}: got '{}', want '{}'", i, got.string_values()[i], want.string_values()[i]);
-    return "";
-  }
-  for (int64_t i = 0; i < want.numel(); ++i) {
-    double a = got.as_f64(i), b = want.as_f64(i);
-    if (std::isnan(a) && std::isnan(b)) continue;
-    if (std::isinf(b) && a == b) continue;
-    if (!(std::fabs(a - b) <= atol + rtol * std::fabs(b)))
-      return fmt::format("element {}: got {}, want {}", i, a, b);
-  }
-  return "";
 }
 
 }  // namespace node_cases_detail
@@ -124,7 +105,7 @@ inline std::string run_node_case(const std::filesystem::path& dir, double rtol, 
       call.inputs.emplace_back(std::move(t).value());
     }
     call.num_outputs = static_cast<int>(n.outputs.size());
-    auto result = run_op(call);
+    auto result = run_op_all_backends(call);
     if (!result.ok()) return "run: " + result.status().to_string();
     for (size_t j = 0; j < n.outputs.size(); ++j) {
       if (n.outputs[j] == kNoValue) continue;
@@ -132,7 +113,7 @@ inline std::string run_node_case(const std::filesystem::path& dir, double rtol, 
       if (it == g.outputs.end()) continue;
       auto want = d::read_pb(set.path() / fmt::format("output_{}.pb", it - g.outputs.begin()));
       if (!want.ok()) return want.status().to_string();
-      std::string diff = d::compare(result->outputs[j], *want, rtol, atol);
+      std::string diff = mismatch(result->outputs[j], *want, Tol{.rtol = rtol, .atol = atol});
       if (!diff.empty()) return fmt::format("{} output {}: {}", set.path().filename().string(), j, diff);
     }
   }
@@ -146,10 +127,7 @@ inline void run_node_cases(const std::vector<std::string>& prefixes,
                            double atol = 1e-5) {
   namespace fs = std::filesystem;
   const fs::path root = node_cases_detail::data_dir();
-  if (!fs::is_directory(root)) {
-    WARN("ONNX node test data not found at " << root.string());
-    return;
-  }
+  if (!fs::is_directory(root)) skip("ONNX node test data not found at " + root.string());
   std::vector<fs::path> dirs;
   for (const auto& e : fs::directory_iterator(root)) {
     const std::string name = e.path().filename().string();

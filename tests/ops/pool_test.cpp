@@ -3,6 +3,7 @@
 // tests.
 #include "tests/ops/nn_test_util.h"
 #include "tests/ops/onnx_node_cases.h"
+#include "tests/support/errors.h"
 
 #include <limits>
 
@@ -18,12 +19,12 @@ TEST_CASE("MaxPool: 2x2 stride 2 with indices, by hand", "[ops][pool]") {
   c.attrs.set("strides", ints_attr({2, 2}));
   c.inputs = {f32({1, 1, 4, 4}, {1, 5, 2, 0, 3, 4, 8, 1, 0, 0, 1, 1, 9, 0, 1, 7})};
   c.num_outputs = 2;
-  auto r = run_op(c);
+  auto r = run_op_all_backends(c);
   REQUIRE(r.ok());
   CHECK(values_of<float>(r->outputs[0]) == std::vector<float>{5, 8, 9, 7});
   CHECK(values_of<int64_t>(r->outputs[1]) == std::vector<int64_t>{1, 6, 12, 15});
   c.attrs.set("storage_order", int_attr(1));  // column-major: h + w * H
-  r = run_op(c);
+  r = run_op_all_backends(c);
   REQUIRE(r.ok());
   CHECK(values_of<int64_t>(r->outputs[1]) == std::vector<int64_t>{4, 9, 3, 15});
 }
@@ -134,10 +135,10 @@ TEST_CASE("Pooling: random cases against a direct reference", "[ops][pool]") {
       if (kind == Kind::kLp && c.ceil) continue;  // LpPool's ceil_mode is opset 18's; covered by max/avg
       call.inputs = {x};
       call.num_outputs = kind == Kind::kMax ? 2 : 1;
-      auto r = run_op(call);
+      auto r = run_op_all_backends(call);
       INFO(call.op_type << " x " << shape_str(c.x) << " kind " << static_cast<int>(kind) << " " << c.auto_pad);
       REQUIRE(r.ok());
-      check_close(r->outputs[0], os, want, 1e-5, 1e-6);
+      check_close(r->outputs[0], os, want, Tol{.rtol = 1e-5, .atol = 1e-6});
       if (kind == Kind::kMax) CHECK(values_of<int64_t>(r->outputs[1]) == want_idx);
     }
   }
@@ -148,9 +149,9 @@ TEST_CASE("Global pools and MaxUnpool", "[ops][pool]") {
   OpCall g;
   g.op_type = "GlobalAveragePool";
   g.inputs = {x};
-  auto avg = run_op(g);
+  auto avg = run_op_all_backends(g);
   g.op_type = "GlobalMaxPool";
-  auto mx = run_op(g);
+  auto mx = run_op_all_backends(g);
   REQUIRE(avg.ok());
   REQUIRE(mx.ok());
   CHECK(avg->outputs[0].shape() == Shape{2, 3, 1, 1});
@@ -169,7 +170,7 @@ TEST_CASE("Global pools and MaxUnpool", "[ops][pool]") {
   p.attrs.set("strides", ints_attr({2, 2}));
   p.inputs = {x4};
   p.num_outputs = 2;
-  auto pooled = run_op(p);
+  auto pooled = run_op_all_backends(p);
   REQUIRE(pooled.ok());
   const auto idx = values_of<int64_t>(pooled->outputs[1]);
   OpCall u;
@@ -177,28 +178,27 @@ TEST_CASE("Global pools and MaxUnpool", "[ops][pool]") {
   u.opset = 11;
   u.attrs = p.attrs;
   u.inputs = {pooled->outputs[0], pooled->outputs[1]};
-  auto un = run_op(u);
+  auto un = run_op_all_backends(u);
   REQUIRE(un.ok());
   std::vector<double> want(x4.numel(), 0);
   for (size_t j = 0; j < idx.size(); ++j) want[idx[j]] = pooled->outputs[0].as_f64(j);
-  check_close(un->outputs[0], {2, 3, 4, 4}, want, 0, 0);
+  check_close(un->outputs[0], {2, 3, 4, 4}, want, Tol{.rtol = 0, .atol = 0});
 
   // A larger output_shape keeps each value at its (h, w) and pads at the end.
   u.inputs.push_back(i64({4}, {2, 3, 5, 6}));
-  un = run_op(u);
+  un = run_op_all_backends(u);
   REQUIRE(un.ok());
   std::vector<double> want56(2 * 3 * 5 * 6, 0);
   for (size_t j = 0; j < idx.size(); ++j) {
     const int64_t plane = idx[j] / 16, h = idx[j] % 16 / 4, w = idx[j] % 4;
     want56[plane * 30 + h * 6 + w] = pooled->outputs[0].as_f64(j);
   }
-  check_close(un->outputs[0], {2, 3, 5, 6}, want56, 0, 0);
+  check_close(un->outputs[0], {2, 3, 5, 6}, want56, Tol{.rtol = 0, .atol = 0});
 
   // An index past the unpooled tensor is an OutOfRange error.
   u.inputs = {f32({1, 1, 1, 1}, {1}), i64({1, 1, 1, 1}, {99})};
-  auto bad = run_op(u);
-  REQUIRE(!bad.ok());
-  CHECK(bad.status().code() == StatusCode::kOutOfRange);
+  auto bad = run_op_all_backends(u);
+  require_error(bad, StatusCode::kOutOfRange, "an index was out of range");
 }
 
 TEST_CASE("Pooling: ONNX node tests", "[ops][pool][onnx]") {

@@ -7,15 +7,6 @@
 namespace gk::test {
 namespace {
 
-OpCall call(const std::string& op, int opset, std::vector<std::optional<HostTensor>> inputs, int outputs = 1) {
-  OpCall c;
-  c.op_type = op;
-  c.opset = opset;
-  c.inputs = std::move(inputs);
-  c.num_outputs = outputs;
-  return c;
-}
-
 // A tensor of a storage-only type from its raw bytes (packed types: first element
 // in the low bits).
 HostTensor raw(DType t, Shape shape, std::vector<uint8_t> bytes) {
@@ -23,7 +14,7 @@ HostTensor raw(DType t, Shape shape, std::vector<uint8_t> bytes) {
 }
 
 std::vector<double> run1(const OpCall& c, DType want_type) {
-  auto r = run_op(c);
+  auto r = run_op_all_backends(c);
   INFO(c.op_type << ": " << (r.ok() ? "" : r.status().to_string()));
   REQUIRE(r.ok());
   CHECK(r->outputs[0].dtype() == want_type);
@@ -31,7 +22,7 @@ std::vector<double> run1(const OpCall& c, DType want_type) {
 }
 
 StatusCode error_of(const OpCall& c) {
-  auto r = run_op(c);
+  auto r = run_op_all_backends(c);
   return r.ok() ? StatusCode::kOk : r.status().code();
 }
 
@@ -225,7 +216,7 @@ TEST_CASE("DynamicQuantizeLinear scale, zero point and data", "[quantize]") {
   for (const Case& k : cases) {
     auto c = call("DynamicQuantizeLinear", 11,
                   {make_tensor(DType::kF32, {static_cast<int64_t>(k.x.size())}, k.x)}, 3);
-    auto r = run_op(c);
+    auto r = run_op_all_backends(c);
     REQUIRE(r.ok());
     CHECK(doubles_of(r->outputs[0]) == k.y);
     CHECK(r->outputs[1].as_f64(0) == Approx(k.scale).epsilon(1e-7));
@@ -236,7 +227,7 @@ TEST_CASE("DynamicQuantizeLinear scale, zero point and data", "[quantize]") {
   for (size_t i = 0; i < big.size(); ++i) big[i] = static_cast<double>(i % 1000) - 200.0;
   big[77777] = 1075;  // the max, in a late block
   auto c = call("DynamicQuantizeLinear", 11, {make_tensor(DType::kF32, {100000}, big)}, 3);
-  auto r = run_op(c);
+  auto r = run_op_all_backends(c);
   REQUIRE(r.ok());
   CHECK(r->outputs[1].as_f64(0) == Approx(1275.0 / 255.0).epsilon(1e-6));
   CHECK(r->outputs[2].as_f64(0) == 40);  // 200 / 5

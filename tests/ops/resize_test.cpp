@@ -3,6 +3,7 @@
 // Resize-10) rules, N-D separable passes on an affine field (which linear
 // interpolation reproduces exactly), dtypes, errors; then the ONNX node tests.
 #include "tests/ops/onnx_node_cases.h"
+#include "tests/support/errors.h"
 
 using namespace gk;
 using namespace gk::test;
@@ -21,19 +22,13 @@ OpCall resize(HostTensor x, std::optional<HostTensor> roi, std::optional<HostTen
 }
 
 std::vector<double> run_values(const OpCall& c, Shape want_shape) {
-  auto r = run_op(c);
+  auto r = run_op_all_backends(c);
   REQUIRE(r.ok());
   CHECK(r->outputs[0].shape() == want_shape);
   return doubles_of(r->outputs[0]);
 }
 
-void check_close(const std::vector<double>& got, const std::vector<double>& want, double tol = 1e-5) {
-  REQUIRE(got.size() == want.size());
-  for (size_t i = 0; i < got.size(); ++i) {
-    INFO("element " << i);
-    CHECK(got[i] == Approx(want[i]).margin(tol));
-  }
-}
+constexpr Tol kTol{.rtol = 0, .atol = 1e-5};
 
 }  // namespace
 
@@ -41,33 +36,33 @@ TEST_CASE("Resize nearest: rounding modes and coordinate transforms", "[ops][res
   auto x = f32({1, 1, 2, 2}, {1, 2, 3, 4});
   // half_pixel, round_prefer_floor: x_orig = (x + 0.5) / 2 - 0.5 = -0.25, 0.25, 0.75, 1.25.
   check_close(run_values(resize(x, std::nullopt, scales_of({1, 1, 2, 2}), std::nullopt), {1, 1, 4, 4}),
-              {1, 1, 2, 2, 1, 1, 2, 2, 3, 3, 4, 4, 3, 3, 4, 4});
+              {1, 1, 2, 2, 1, 1, 2, 2, 3, 3, 4, 4, 3, 3, 4, 4}, kTol);
 
   // 1-D [0..4] to 10 with asymmetric: x_orig = x / 2 = 0, 0.5, 1, ... ties at .5.
   auto line = f32({5}, {0, 10, 20, 30, 40});
   auto sizes = i64({1}, {10});
   OpCall c = resize(line, std::nullopt, std::nullopt, sizes);
   c.attrs.set("coordinate_transformation_mode", string_attr("asymmetric"));
-  check_close(run_values(c, {10}), {0, 0, 10, 10, 20, 20, 30, 30, 40, 40});  // round_prefer_floor
+  check_close(run_values(c, {10}), {0, 0, 10, 10, 20, 20, 30, 30, 40, 40}, kTol);  // round_prefer_floor
   c.attrs.set("nearest_mode", string_attr("round_prefer_ceil"));
-  check_close(run_values(c, {10}), {0, 10, 10, 20, 20, 30, 30, 40, 40, 40});  // 4.5 → 5, clamped to 4
+  check_close(run_values(c, {10}), {0, 10, 10, 20, 20, 30, 30, 40, 40, 40}, kTol);  // 4.5 → 5, clamped to 4
   c.attrs.set("nearest_mode", string_attr("ceil"));
-  check_close(run_values(c, {10}), {0, 10, 10, 20, 20, 30, 30, 40, 40, 40});
+  check_close(run_values(c, {10}), {0, 10, 10, 20, 20, 30, 30, 40, 40, 40}, kTol);
   c.attrs.set("nearest_mode", string_attr("floor"));
-  check_close(run_values(c, {10}), {0, 0, 10, 10, 20, 20, 30, 30, 40, 40});
+  check_close(run_values(c, {10}), {0, 0, 10, 10, 20, 20, 30, 30, 40, 40}, kTol);
 
   // align_corners 5 → 3: x_orig = x * 4 / 2 = 0, 2, 4.
   OpCall ac = resize(line, std::nullopt, std::nullopt, i64({1}, {3}));
   ac.attrs.set("coordinate_transformation_mode", string_attr("align_corners"));
-  check_close(run_values(ac, {3}), {0, 20, 40});
+  check_close(run_values(ac, {3}), {0, 20, 40}, kTol);
 
   // Integer and bool types gather exactly.
   auto xi = HostTensor::from_vector(DType::kI64, {2, 2}, std::vector<int64_t>{-5, 7, 1LL << 40, 3});
-  auto ri = run_op(resize(xi, std::nullopt, scales_of({1, 2}), std::nullopt));
+  auto ri = run_op_all_backends(resize(xi, std::nullopt, scales_of({1, 2}), std::nullopt));
   REQUIRE(ri.ok());
   CHECK(values_of<int64_t>(ri->outputs[0]) == std::vector<int64_t>{-5, -5, 7, 7, 1LL << 40, 1LL << 40, 3, 3});
   auto xb = HostTensor::from_vector(DType::kBool, {2}, std::vector<uint8_t>{1, 0});
-  auto rb = run_op(resize(xb, std::nullopt, scales_of({2}), std::nullopt));
+  auto rb = run_op_all_backends(resize(xb, std::nullopt, scales_of({2}), std::nullopt));
   REQUIRE(rb.ok());
   CHECK(values_of<uint8_t>(rb->outputs[0]) == std::vector<uint8_t>{1, 1, 0, 0});
 }
@@ -96,7 +91,7 @@ TEST_CASE("Resize nearest: integer upsampling factors", "[ops][resize]") {
           for (int64_t w = 0; w < out[3]; ++w)
             want.push_back(xs[((n / f[0] * in[1] + ch / f[1]) * in[2] + h / f[2]) * in[3] + w / f[3]]);
     INFO("factors " << f[0] << "x" << f[1] << "x" << f[2] << "x" << f[3]);
-    check_close(run_values(c, out), want, 0);
+    check_close(run_values(c, out), want, Tol{.rtol = 0, .atol = 0});
   }
 }
 
@@ -105,12 +100,12 @@ TEST_CASE("Resize linear and cubic: 1-D values", "[ops][resize]") {
   // half_pixel at scale 0.5: x_orig = 0.5, 2.5.
   OpCall c = resize(line, std::nullopt, scales_of({1, 0.5f}), std::nullopt);
   c.attrs.set("mode", string_attr("linear"));
-  check_close(run_values(c, {1, 2}), {1.5, 3.5});
+  check_close(run_values(c, {1, 2}), {1.5, 3.5}, kTol);
   // align_corners to 7: x_orig = x * 3 / 6 = 0, .5, 1, ...
   OpCall ac = resize(line, std::nullopt, std::nullopt, i64({2}, {1, 7}));
   ac.attrs.set("mode", string_attr("linear"));
   ac.attrs.set("coordinate_transformation_mode", string_attr("align_corners"));
-  check_close(run_values(ac, {1, 7}), {1, 1.5, 2, 2.5, 3, 3.5, 4});
+  check_close(run_values(ac, {1, 7}), {1, 1.5, 2, 2.5, 3, 3.5, 4}, kTol);
 
   // Cubic, a = -0.75, half_pixel, scale 2. The first value by hand: x_orig = -0.25,
   // taps -2..1 read [1, 1, 1, 4] (edge clamp) with weights (-0.03515625, 0.26171875,
@@ -118,13 +113,13 @@ TEST_CASE("Resize linear and cubic: 1-D values", "[ops][resize]") {
   OpCall cu = resize(f32({4}, {1, 4, 2, 8}), std::nullopt, scales_of({2}), std::nullopt);
   cu.attrs.set("mode", string_attr("cubic"));
   check_close(run_values(cu, {8}),
-              {0.68359375, 1.75, 3.53125, 3.65234375, 1.92578125, 3.1484375, 6.5703125, 8.6328125});
+              {0.68359375, 1.75, 3.53125, 3.65234375, 1.92578125, 3.1484375, 6.5703125, 8.6328125}, kTol);
   // a = -0.5 with exclude_outside: weights of taps outside [0, 4) drop out and the
   // rest are renormalised (values from the reference formula).
   cu.attrs.set("cubic_coeff_a", float_attr(-0.5f));
   cu.attrs.set("exclude_outside", int_attr(1));
   check_close(run_values(cu, {8}), {0.7352941176470587, 1.6131386861313868, 3.4732824427480913, 3.6640625, 2.0546875,
-                                    3.1908396946564883, 6.817518248175182, 8.529411764705882});
+                                    3.1908396946564883, 6.817518248175182, 8.529411764705882}, kTol);
 }
 
 TEST_CASE("Resize tf_crop_and_resize: roi and extrapolation", "[ops][resize]") {
@@ -133,9 +128,9 @@ TEST_CASE("Resize tf_crop_and_resize: roi and extrapolation", "[ops][resize]") {
   c.attrs.set("mode", string_attr("linear"));
   c.attrs.set("coordinate_transformation_mode", string_attr("tf_crop_and_resize"));
   c.attrs.set("extrapolation_value", float_attr(-1));
-  check_close(run_values(c, {3}), {15, 30, -1});
+  check_close(run_values(c, {3}), {15, 30, -1}, kTol);
   c.attrs.set("mode", string_attr("nearest"));
-  check_close(run_values(c, {3}), {10, 30, -1});  // 1.5 rounds down (round_prefer_floor)
+  check_close(run_values(c, {3}), {10, 30, -1}, kTol);  // 1.5 rounds down (round_prefer_floor)
   // With axes, roi covers only the listed axes; the row axis out of range marks the
   // whole row.
   OpCall a = resize(f32({2, 2}, {1, 2, 3, 4}), f32({2}, {0.0f, 2.0f}), std::nullopt, i64({1}, {2}));
@@ -143,7 +138,7 @@ TEST_CASE("Resize tf_crop_and_resize: roi and extrapolation", "[ops][resize]") {
   a.attrs.set("coordinate_transformation_mode", string_attr("tf_crop_and_resize"));
   a.attrs.set("axes", ints_attr({0}));
   a.attrs.set("extrapolation_value", float_attr(9));
-  check_close(run_values(a, {2, 2}), {1, 2, 9, 9});
+  check_close(run_values(a, {2, 2}), {1, 2, 9, 9}, kTol);
 }
 
 TEST_CASE("Resize linear N-D: separable passes reproduce an affine field", "[ops][resize]") {
@@ -165,19 +160,19 @@ TEST_CASE("Resize linear N-D: separable passes reproduce an affine field", "[ops
     OpCall c = resize(make_tensor(t, in, xv), std::nullopt, std::nullopt, i64({4}, out));
     c.attrs.set("mode", string_attr("linear"));
     c.attrs.set("coordinate_transformation_mode", string_attr("align_corners"));
-    auto r = run_op(c);
+    auto r = run_op_all_backends(c);
     REQUIRE(r.ok());
     CHECK(r->outputs[0].dtype() == t);
     CHECK(r->outputs[0].shape() == out);
     // f16 holds 11 bits: values up to 1234 round within 0.5.
-    check_close(doubles_of(r->outputs[0]), want, t == DType::kF16 ? 0.6 : 1e-3);
+    check_close(doubles_of(r->outputs[0]), want, Tol{.rtol = 0, .atol = t == DType::kF16 ? 0.6 : 1e-3});
   }
   // uint8 rounds to nearest: [0, 255] at x_orig 0.5 → 127.5 → 128.
   auto u8 = HostTensor::from_vector(DType::kU8, {2}, std::vector<uint8_t>{0, 255});
   OpCall cu = resize(u8, std::nullopt, std::nullopt, i64({1}, {3}));
   cu.attrs.set("mode", string_attr("linear"));
   cu.attrs.set("coordinate_transformation_mode", string_attr("align_corners"));
-  auto ru = run_op(cu);
+  auto ru = run_op_all_backends(cu);
   REQUIRE(ru.ok());
   CHECK(values_of<uint8_t>(ru->outputs[0]) == std::vector<uint8_t>{0, 128, 255});
 }
@@ -188,12 +183,12 @@ TEST_CASE("Resize sizes with keep_aspect_ratio_policy and axes", "[ops][resize]"
   c.attrs.set("axes", ints_attr({2, 3}));
   c.attrs.set("keep_aspect_ratio_policy", string_attr("not_larger"));
   // scale = min(1/2, 3/4) = 0.5 → out [1, 2].
-  auto r = run_op(c);
+  auto r = run_op_all_backends(c);
   REQUIRE(r.ok());
   CHECK(r->outputs[0].shape() == Shape{1, 1, 1, 2});
   c.attrs.set("keep_aspect_ratio_policy", string_attr("not_smaller"));
   // scale = 0.75 → out [round(1.5), 3] = [2, 3].
-  auto r2 = run_op(c);
+  auto r2 = run_op_all_backends(c);
   REQUIRE(r2.ok());
   CHECK(r2->outputs[0].shape() == Shape{1, 1, 2, 3});
 }
@@ -203,50 +198,48 @@ TEST_CASE("Upsample and Resize-10: asymmetric, floor up / ceil down", "[ops][res
   OpCall up7{"Upsample", "", 7, {}, {x}};
   up7.attrs.set("scales", floats_attr({1, 1, 2, 2}));
   up7.attrs.set("mode", string_attr("linear"));
-  check_close(run_values(up7, {1, 1, 4, 4}), {1, 1.5, 2, 2, 2, 2.5, 3, 3, 3, 3.5, 4, 4, 3, 3.5, 4, 4});
+  check_close(run_values(up7, {1, 1, 4, 4}), {1, 1.5, 2, 2, 2, 2.5, 3, 3, 3, 3.5, 4, 4, 3, 3.5, 4, 4}, kTol);
 
   OpCall up9{"Upsample", "", 9, {}, {x, scales_of({1, 1, 2, 3})}};
   check_close(run_values(up9, {1, 1, 4, 6}),
-              {1, 1, 1, 2, 2, 2, 1, 1, 1, 2, 2, 2, 3, 3, 3, 4, 4, 4, 3, 3, 3, 4, 4, 4});
+              {1, 1, 1, 2, 2, 2, 1, 1, 1, 2, 2, 2, 3, 3, 3, 4, 4, 4, 3, 3, 3, 4, 4, 4}, kTol);
 
   // Resize-10 downsampling 4 → 2 at scale 0.6: x_orig = 1 / 0.6 = 1.67 → ceil 2.
   OpCall r10{"Resize", "", 10, {}, {f32({1, 1, 2, 4}, {1, 2, 3, 4, 5, 6, 7, 8}), scales_of({1, 1, 0.6f, 0.6f})}};
-  check_close(run_values(r10, {1, 1, 1, 2}), {1, 3});
+  check_close(run_values(r10, {1, 1, 1, 2}), {1, 3}, kTol);
   // Upsampling 3 → 7 at 2.5: x_orig = x / 2.5 → floor: 0,0,0,1,1,2,2.
   OpCall r10u{"Resize", "", 10, {}, {f32({3}, {5, 6, 7}), scales_of({2.5f})}};
-  check_close(run_values(r10u, {7}), {5, 5, 5, 6, 6, 7, 7});
+  check_close(run_values(r10u, {7}), {5, 5, 5, 6, 6, 7, 7}, kTol);
 }
 
 TEST_CASE("Resize: identity copy, empty output, errors", "[ops][resize]") {
   auto x = f32({2, 3}, {1, 2, 3, 4, 5, 6});
-  check_close(run_values(resize(x, std::nullopt, scales_of({1, 1}), std::nullopt), {2, 3}), {1, 2, 3, 4, 5, 6});
-  auto e = run_op(resize(x, std::nullopt, scales_of({1, 0.1f}), std::nullopt));
+  check_close(run_values(resize(x, std::nullopt, scales_of({1, 1}), std::nullopt), {2, 3}), {1, 2, 3, 4, 5, 6}, kTol);
+  auto e = run_op_all_backends(resize(x, std::nullopt, scales_of({1, 0.1f}), std::nullopt));
   REQUIRE(e.ok());
   CHECK(e->outputs[0].shape() == Shape{2, 0});
 
-  auto both = run_op(resize(x, std::nullopt, scales_of({1, 2}), i64({2}, {2, 6})));
-  REQUIRE(!both.ok());
-  CHECK(both.status().code() == StatusCode::kInvalidModel);
-  auto count = run_op(resize(x, std::nullopt, scales_of({2}), std::nullopt));
-  REQUIRE(!count.ok());
-  CHECK(count.status().message().find("scales has 1 values") != std::string::npos);
-  auto neither = run_op(resize(x, std::nullopt, std::nullopt, std::nullopt));
+  auto both = run_op_all_backends(resize(x, std::nullopt, scales_of({1, 2}), i64({2}, {2, 6})));
+  require_error(both, StatusCode::kInvalidModel, "only one of scales and sizes may be given");
+  auto count = run_op_all_backends(resize(x, std::nullopt, scales_of({2}), std::nullopt));
+  require_error(count, StatusCode::kInvalidModel, "scales has 1 values");
+  auto neither = run_op_all_backends(resize(x, std::nullopt, std::nullopt, std::nullopt));
   CHECK(!neither.ok());
-  auto negative = run_op(resize(x, std::nullopt, scales_of({1, -2}), std::nullopt));
+  auto negative = run_op_all_backends(resize(x, std::nullopt, scales_of({1, -2}), std::nullopt));
   CHECK(negative.status().code() == StatusCode::kInvalidModel);
   OpCall bad = resize(x, std::nullopt, scales_of({1, 2}), std::nullopt);
   bad.attrs.set("mode", string_attr("bicubic"));
-  auto rb = run_op(bad);
-  REQUIRE(!rb.ok());
-  CHECK(rb.status().message().find("bicubic") != std::string::npos);
+  auto rb = run_op_all_backends(bad);
+  require_error(rb, StatusCode::kInvalidModel, "bicubic");
   OpCall crop = resize(x, std::nullopt, scales_of({1, 2}), std::nullopt);
   crop.attrs.set("coordinate_transformation_mode", string_attr("tf_crop_and_resize"));
-  CHECK(!run_op(crop).ok());  // tf_crop_and_resize without roi
+  require_error(run_op_all_backends(crop), StatusCode::kInvalidModel,
+                "tf_crop_and_resize needs roi with 4 values, got 0");  // tf_crop_and_resize without roi
   // int64 has no linear kernel: a named Unimplemented error.
   OpCall lin = resize(HostTensor::from_vector(DType::kI64, {2}, std::vector<int64_t>{1, 2}), std::nullopt,
                       scales_of({2}), std::nullopt);
   lin.attrs.set("mode", string_attr("linear"));
-  CHECK(run_op(lin).status().code() == StatusCode::kUnimplemented);
+  CHECK(run_op_all_backends(lin).status().code() == StatusCode::kUnimplemented);
 }
 
 TEST_CASE("Resize / Upsample: ONNX node tests", "[ops][resize][onnx]") {

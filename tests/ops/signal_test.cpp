@@ -3,6 +3,7 @@
 // argument checks, and the ONNX node tests; DFT and STFT against hand-computed
 // transforms and numpy constants.
 #include "tests/ops/onnx_node_cases.h"
+#include "tests/support/errors.h"
 
 namespace gk::test {
 namespace {
@@ -16,17 +17,12 @@ Result<OpResult> window(const std::string& op, int32_t size, int64_t periodic, D
   c.inputs = {scalar_i32(size)};
   c.attrs.set("periodic", int_attr(periodic));
   c.attrs.set("output_datatype", int_attr(static_cast<int64_t>(out)));
-  return run_op(c);
+  return run_op_all_backends(c);
 }
 
 void check_window(const Result<OpResult>& r, const std::vector<double>& want) {
   REQUIRE(r.ok());
-  const auto got = doubles_of(r->outputs[0]);
-  REQUIRE(got.size() == want.size());
-  for (size_t i = 0; i < want.size(); ++i) {
-    INFO("element " << i);
-    CHECK(got[i] == Approx(want[i]).margin(1e-7));
-  }
+  check_close(r->outputs[0], want, Tol{.rtol = 0, .atol = 1e-7});
 }
 
 TEST_CASE("windows: periodic and symmetric values", "[signal]") {
@@ -54,8 +50,9 @@ TEST_CASE("windows: output types, one point, empty, bad size", "[signal]") {
   check_window(as_f64, {4.0 / 46, 4.0 / 46});
   check_window(window("HannWindow", 1, 0), {1});
   check_window(window("HannWindow", 0, 1), {});
-  CHECK(!window("HannWindow", -1, 1).ok());
-  CHECK(!window("HannWindow", 4, 1, DType::kBool).ok());
+  require_error(window("HannWindow", -1, 1), StatusCode::kInvalidModel, "size -1 is negative");
+  require_error(window("HannWindow", 4, 1, DType::kBool), StatusCode::kUnimplemented,
+                "output_datatype bool is not supported");
 }
 
 Result<OpResult> mel(int32_t bins, int32_t dft, int32_t rate, float lo, float hi) {
@@ -63,7 +60,7 @@ Result<OpResult> mel(int32_t bins, int32_t dft, int32_t rate, float lo, float hi
   c.op_type = "MelWeightMatrix";
   c.opset = 17;
   c.inputs = {scalar_i32(bins), scalar_i32(dft), scalar_i32(rate), f32({}, {lo}), f32({}, {hi})};
-  return run_op(c);
+  return run_op_all_backends(c);
 }
 
 TEST_CASE("MelWeightMatrix: triangles and checks", "[signal]") {
@@ -75,9 +72,9 @@ TEST_CASE("MelWeightMatrix: triangles and checks", "[signal]") {
   CHECK(r->outputs[0].shape() == Shape{5, 2});
   // Band 0 rises 0→1 over bins 0..1 and falls at 2 (hi exclusive); band 1: 1..3.
   CHECK(values_of<float>(r->outputs[0]) == std::vector<float>{0, 0, 1, 0, 0, 1, 0, 0, 0, 0});
-  CHECK(!mel(2, 0, 8, 0, 4).ok());
-  CHECK(!mel(2, 8, 0, 0, 4).ok());
-  CHECK(!mel(2, 8, 8, 5, 4).ok());
+  require_error(mel(2, 0, 8, 0, 4), StatusCode::kInvalidModel, "dft_length 0 must be positive");
+  require_error(mel(2, 8, 0, 0, 4), StatusCode::kInvalidModel, "sample_rate 0 must be positive");
+  require_error(mel(2, 8, 8, 5, 4), StatusCode::kInvalidModel, "edges [5, 4] Hz must satisfy 0 <= lower <= upper");
 }
 
 TEST_CASE("signal ops pass the ONNX node tests", "[signal][onnx]") {
@@ -100,19 +97,14 @@ Result<OpResult> dft(HostTensor x, std::optional<int64_t> dft_length, int64_t ax
     c.attrs.set("axis", int_attr(axis));
   c.attrs.set("inverse", int_attr(inverse));
   c.attrs.set("onesided", int_attr(onesided));
-  return run_op(c);
+  return run_op_all_backends(c);
 }
 
 void check_values(const Result<OpResult>& r, const Shape& shape, const std::vector<double>& want,
                   double margin = 1e-5) {
   REQUIRE(r.ok());
   CHECK(r->outputs[0].shape() == shape);
-  const auto got = doubles_of(r->outputs[0]);
-  REQUIRE(got.size() == want.size());
-  for (size_t i = 0; i < want.size(); ++i) {
-    INFO("element " << i);
-    CHECK(got[i] == Approx(want[i]).margin(margin));
-  }
+  check_close(r->outputs[0], want, Tol{.rtol = 0, .atol = margin});
 }
 
 TEST_CASE("DFT: impulse, cosine, padding and truncation", "[signal][dft]") {
@@ -152,14 +144,20 @@ TEST_CASE("DFT: axes, opset 20's axis input and its default", "[signal][dft]") {
   c.op_type = "DFT";
   c.opset = 20;
   c.inputs = {x};
-  check_values(run_op(c), {2, 3, 2}, along1);
+  check_values(run_op_all_backends(c), {2, 3, 2}, along1);
   // The complex dim is not an axis; nor is anything past it.
-  CHECK(!dft(x, std::nullopt, 2).ok());
-  CHECK(!dft(x, std::nullopt, -1, 0, 0, 20).ok());
-  CHECK(!dft(x, std::nullopt, -4, 0, 0, 20).ok());
-  CHECK(!dft(f32({1, 3, 3}, {0, 0, 0, 0, 0, 0, 0, 0, 0}), std::nullopt, 1).ok());
-  CHECK(!dft(x, 0, 1).ok());
-  CHECK(!dft(make_tensor(DType::kI32, {2, 3, 1}, {1, 2, 3, 4, 5, 6}), std::nullopt, 1).ok());
+  require_error(dft(x, std::nullopt, 2), StatusCode::kInvalidModel,
+                "axis 2 is out of range [-3, -2] U [0, 1] for rank 3");
+  require_error(dft(x, std::nullopt, -1, 0, 0, 20), StatusCode::kInvalidModel,
+                "axis -1 is out of range [-3, -2] U [0, 1] for rank 3");
+  require_error(dft(x, std::nullopt, -4, 0, 0, 20), StatusCode::kInvalidModel,
+                "axis -4 is out of range [-3, -2] U [0, 1] for rank 3");
+  require_error(dft(f32({1, 3, 3}, {0, 0, 0, 0, 0, 0, 0, 0, 0}), std::nullopt, 1), StatusCode::kInvalidModel,
+                "input shape 1x3x3 must be [..., n, 1] (real) or [..., n, 2] (complex)");
+  require_error(dft(x, 0, 1), StatusCode::kInvalidModel,
+                "dft_length 0 must be positive (signal length 3 along axis 1)");
+  require_error(dft(make_tensor(DType::kI32, {2, 3, 1}, {1, 2, 3, 4, 5, 6}), std::nullopt, 1),
+                StatusCode::kUnimplemented, "input type int32 is not supported");
 }
 
 TEST_CASE("DFT: inverse round trip and IRFFT", "[signal][dft]") {
@@ -176,7 +174,8 @@ TEST_CASE("DFT: inverse round trip and IRFFT", "[signal][dft]") {
   // numpy.fft.irfft([10, -2 + 2j, -2, 7], n=5): bins past n/2 are dropped.
   check_values(dft(f32({1, 4, 2}, {10, 0, -2, 2, -2, 0, 7, 0}), 5, 1, 1, 1), {1, 5, 1},
                {0.4, 1.63915479, 1.9297718, 2.8702282, 3.16084521});
-  CHECK(!dft(f32({1, 3, 1}, {1, 2, 3}), std::nullopt, 1, 1, 1).ok());  // IRFFT needs complex input
+  require_error(dft(f32({1, 3, 1}, {1, 2, 3}), std::nullopt, 1, 1, 1), StatusCode::kInvalidModel,
+                "an inverse one-sided DFT (IRFFT) takes a complex input ([..., 2])");  // IRFFT needs complex input
 }
 
 TEST_CASE("DFT: a long transform stays accurate", "[signal][dft]") {
@@ -204,7 +203,7 @@ Result<OpResult> stft(HostTensor signal, int64_t step, std::optional<HostTensor>
   c.inputs = {std::move(signal), i64({}, {step}), std::move(window)};
   c.inputs.push_back(frame_length ? std::optional<HostTensor>(i64({}, {*frame_length})) : std::nullopt);
   c.attrs.set("onesided", int_attr(onesided));
-  return run_op(c);
+  return run_op_all_backends(c);
 }
 
 TEST_CASE("STFT: frames, window, onesided, checks", "[signal][stft]") {
@@ -223,9 +222,11 @@ TEST_CASE("STFT: frames, window, onesided, checks", "[signal][stft]") {
   // Complex signal, one frame of the whole signal: the DFT of (1 + j) at t = 0 only.
   check_values(stft(f32({1, 2, 2}, {1, 1, 0, 0}), 1, std::nullopt, std::nullopt, 0), {1, 1, 2, 2},
                {1, 1, 1, 1});
-  CHECK(!stft(x, 0, std::nullopt, 4).ok());
-  CHECK(!stft(x, 2, std::nullopt, 7).ok());
-  CHECK(!stft(x, 2, f32({2, 2}, {1, 1, 1, 1}), std::nullopt).ok());
+  require_error(stft(x, 0, std::nullopt, 4), StatusCode::kInvalidModel, "frame_step must be a positive integer, got 0");
+  require_error(stft(x, 2, std::nullopt, 7), StatusCode::kInvalidModel,
+                "frame_length 7 must be in [1, 6] (the signal length)");
+  require_error(stft(x, 2, f32({2, 2}, {1, 1, 1, 1}), std::nullopt), StatusCode::kInvalidModel,
+                "window must be a 1-D float32 tensor, got float32 2x2");
 }
 
 TEST_CASE("DFT and STFT pass the ONNX node tests", "[signal][onnx]") { run_node_cases({"test_dft", "test_stft"}); }

@@ -1,6 +1,7 @@
 // Softmax, LogSoftmax, Hardmax: hand-computed cases, a reference over both axis
 // semantics (pre-13 coerce-to-2-D, 13+ single axis), and the ONNX node tests.
 #include "tests/ops/onnx_node_cases.h"
+#include "tests/support/errors.h"
 
 #include <cmath>
 
@@ -44,13 +45,7 @@ std::vector<double> wave(int64_t n) {
   return v;
 }
 
-void check_close(const std::vector<double>& got, const std::vector<double>& want) {
-  REQUIRE(got.size() == want.size());
-  for (size_t i = 0; i < got.size(); ++i) {
-    INFO("element " << i);
-    CHECK(got[i] == Approx(want[i]).epsilon(1e-5).margin(1e-6));
-  }
-}
+constexpr Tol kTol{.rtol = 1e-5, .atol = 1e-6};
 
 TEST_CASE("softmax family matches a reference for both axis semantics", "[softmax]") {
   const Shape shape{2, 3, 4};
@@ -59,41 +54,41 @@ TEST_CASE("softmax family matches a reference for both axis semantics", "[softma
   for (const char* op : {"Softmax", "LogSoftmax", "Hardmax"}) {
     INFO(op);
     // Opset 13, axis 1: rows of 3 strided by 4.
-    auto r = run_op(sm_call(op, 13, t, 1));
+    auto r = run_op_all_backends(sm_call(op, 13, t, 1));
     REQUIRE(r.ok());
-    check_close(doubles_of(r->outputs[0]), reference(op, x, 2, 3, 4));
+    check_close(doubles_of(r->outputs[0]), reference(op, x, 2, 3, 4), kTol);
     // Default axis -1.
-    r = run_op(sm_call(op, 13, t, std::nullopt));
+    r = run_op_all_backends(sm_call(op, 13, t, std::nullopt));
     REQUIRE(r.ok());
-    check_close(doubles_of(r->outputs[0]), reference(op, x, 6, 4, 1));
+    check_close(doubles_of(r->outputs[0]), reference(op, x, 6, 4, 1), kTol);
     // Opset 11, axis 1: coerced to [2, 12].
-    r = run_op(sm_call(op, 11, t, 1));
+    r = run_op_all_backends(sm_call(op, 11, t, 1));
     REQUIRE(r.ok());
-    check_close(doubles_of(r->outputs[0]), reference(op, x, 2, 12, 1));
+    check_close(doubles_of(r->outputs[0]), reference(op, x, 2, 12, 1), kTol);
     // Opset 11 default axis is 1, not -1.
-    r = run_op(sm_call(op, 11, t, std::nullopt));
+    r = run_op_all_backends(sm_call(op, 11, t, std::nullopt));
     REQUIRE(r.ok());
-    check_close(doubles_of(r->outputs[0]), reference(op, x, 2, 12, 1));
+    check_close(doubles_of(r->outputs[0]), reference(op, x, 2, 12, 1), kTol);
     // Long rows (the block kernel on CUDA).
     const auto long_x = wave(3 * 1000);
-    r = run_op(sm_call(op, 13, make_tensor(DType::kF32, {3, 1000}, long_x), -1));
+    r = run_op_all_backends(sm_call(op, 13, make_tensor(DType::kF32, {3, 1000}, long_x), -1));
     REQUIRE(r.ok());
-    check_close(doubles_of(r->outputs[0]), reference(op, long_x, 3, 1000, 1));
+    check_close(doubles_of(r->outputs[0]), reference(op, long_x, 3, 1000, 1), kTol);
   }
 }
 
 TEST_CASE("softmax hand-computed values and stability", "[softmax]") {
-  auto r = run_op(sm_call("Softmax", 13, f32({3}, {1, 2, 3}), std::nullopt));
+  auto r = run_op_all_backends(sm_call("Softmax", 13, f32({3}, {1, 2, 3}), std::nullopt));
   REQUIRE(r.ok());
   const double s = std::exp(1.0) + std::exp(2.0) + std::exp(3.0);
-  check_close(doubles_of(r->outputs[0]), {std::exp(1.0) / s, std::exp(2.0) / s, std::exp(3.0) / s});
+  check_close(doubles_of(r->outputs[0]), {std::exp(1.0) / s, std::exp(2.0) / s, std::exp(3.0) / s}, kTol);
   // LogSoftmax is finite where softmax underflows: exp(-1000) is 0 in float.
-  r = run_op(sm_call("LogSoftmax", 13, f32({2}, {1000, 0}), std::nullopt));
+  r = run_op_all_backends(sm_call("LogSoftmax", 13, f32({2}, {1000, 0}), std::nullopt));
   REQUIRE(r.ok());
   CHECK(values_of<float>(r->outputs[0])[0] == Approx(0.0).margin(1e-6));
   CHECK(values_of<float>(r->outputs[0])[1] == Approx(-1000.0));
   // Hardmax: the first of tied maxima.
-  r = run_op(sm_call("Hardmax", 13, f32({2, 3}, {1, 3, 3, 2, 2, 2}), std::nullopt));
+  r = run_op_all_backends(sm_call("Hardmax", 13, f32({2, 3}, {1, 3, 3, 2, 2, 2}), std::nullopt));
   REQUIRE(r.ok());
   CHECK(values_of<float>(r->outputs[0]) == std::vector<float>{0, 1, 0, 1, 0, 0});
 }
@@ -108,15 +103,15 @@ TEST_CASE("softmax contiguous rows match strided rows", "[softmax]") {
     for (int64_t j = 0; j < len; ++j) xt[j * rows + r] = x[r * len + j];
   for (const char* op : {"Softmax", "LogSoftmax"}) {
     INFO(op);
-    auto a = run_op(sm_call(op, 13, make_tensor(DType::kF32, {rows, len}, x), -1));
-    auto b = run_op(sm_call(op, 13, make_tensor(DType::kF32, {len, rows}, xt), 0));
+    auto a = run_op_all_backends(sm_call(op, 13, make_tensor(DType::kF32, {rows, len}, x), -1));
+    auto b = run_op_all_backends(sm_call(op, 13, make_tensor(DType::kF32, {len, rows}, xt), 0));
     REQUIRE(a.ok());
     REQUIRE(b.ok());
     const auto ya = values_of<float>(a->outputs[0]), yb = values_of<float>(b->outputs[0]);
     for (int64_t r = 0; r < rows; ++r)
       for (int64_t j = 0; j < len; ++j) CHECK(ya[r * len + j] == yb[j * rows + r]);
   }
-  auto r = run_op(sm_call("Softmax", 13, f32({2, 3}, {1, NAN, 2, -INFINITY, -INFINITY, -INFINITY}), -1));
+  auto r = run_op_all_backends(sm_call("Softmax", 13, f32({2, 3}, {1, NAN, 2, -INFINITY, -INFINITY, -INFINITY}), -1));
   REQUIRE(r.ok());
   for (float v : values_of<float>(r->outputs[0])) CHECK(std::isnan(v));
 }
@@ -125,16 +120,15 @@ TEST_CASE("softmax f16/bf16 compute in f32", "[softmax]") {
   const auto x = wave(2 * 50);
   for (DType t : {DType::kF16, DType::kBF16, DType::kF64}) {
     HostTensor in = make_tensor(t, {2, 50}, x);
-    auto r = run_op(sm_call("Softmax", 13, in, -1));
+    auto r = run_op_all_backends(sm_call("Softmax", 13, in, -1));
     REQUIRE(r.ok());
     CHECK(r->outputs[0].dtype() == t);
     const auto want = reference("Softmax", doubles_of(in), 2, 50, 1);
     const auto got = doubles_of(r->outputs[0]);
     for (size_t i = 0; i < got.size(); ++i) CHECK(got[i] == Approx(want[i]).epsilon(1e-2).margin(1e-4));
   }
-  auto r = run_op(sm_call("Softmax", 13, make_tensor(DType::kI32, {2}, {1, 2}), -1));
-  REQUIRE(!r.ok());
-  CHECK(r.status().code() == StatusCode::kUnimplemented);
+  auto r = run_op_all_backends(sm_call("Softmax", 13, make_tensor(DType::kI32, {2}, {1, 2}), -1));
+  require_error(r, StatusCode::kUnimplemented, "element type int32 is not supported (float types only)");
 }
 
 TEST_CASE("softmax family ONNX node tests", "[softmax][onnx]") {

@@ -3,6 +3,8 @@
 // str.split / numpy semantics, which the ONNX reference implementation uses) and the
 // ONNX node and simple tests, compared element by element, strings included.
 #include "tests/ops/onnx_node_cases.h"
+#include "tests/support/data.h"
+#include "tests/support/errors.h"
 
 #include <cmath>
 #include <limits>
@@ -13,15 +15,6 @@ namespace {
 namespace fs = std::filesystem;
 
 HostTensor strs(Shape shape, std::vector<std::string> v) { return HostTensor::strings(std::move(shape), std::move(v)); }
-
-OpCall call(const std::string& op, int opset, std::vector<std::optional<HostTensor>> inputs, int outputs = 1) {
-  OpCall c;
-  c.op_type = op;
-  c.opset = opset;
-  c.inputs = std::move(inputs);
-  c.num_outputs = outputs;
-  return c;
-}
 
 // "" when equal: same dtype and shape, strings byte for byte, numbers exactly
 // (NaN equal to NaN).
@@ -63,7 +56,7 @@ std::string run_case(const fs::path& dir) {
       if (!t.ok()) return t.status().to_string();
       c.inputs.emplace_back(std::move(t).value());
     }
-    auto r = run_op(c);
+    auto r = run_op_all_backends(c);
     if (!r.ok()) return "run: " + r.status().to_string();
     for (size_t j = 0; j < n.outputs.size(); ++j) {
       auto it = std::find(g.outputs.begin(), g.outputs.end(), n.outputs[j]);
@@ -79,11 +72,8 @@ std::string run_case(const fs::path& dir) {
 // Every folder under `folder` (node/ or simple/) starting with `prefix`; returns
 // how many passed, and checks that all did.
 int run_cases(const std::string& folder, const std::string& prefix) {
-  const fs::path root = fs::path(GK_SOURCE_DIR) / ".." / "shared" / "onnx-backend-data" / folder;
-  if (!fs::is_directory(root)) {
-    WARN("ONNX test data not found at " << root.string());
-    return -1;
-  }
+  const fs::path root = kData / folder;
+  if (!fs::is_directory(root)) skip("ONNX test data not found at " + root.string());
   std::vector<fs::path> dirs;
   for (const auto& e : fs::directory_iterator(root))
     if (e.path().filename().string().rfind(prefix, 0) == 0) dirs.push_back(e.path());
@@ -108,23 +98,24 @@ TEST_CASE("strings: ONNX node and simple tests", "[ops][strings]") {
   for (const auto& [prefix, count] : node_sets) {
     INFO(prefix);
     const int passed = run_cases("node", prefix);
-    if (passed >= 0) CHECK(passed == count);
+    CHECK(passed == count);
   }
   const int simple = run_cases("simple", "test_strnorm_model_");
-  if (simple >= 0) CHECK(simple == 6);
+  CHECK(simple == 6);
 }
 
 TEST_CASE("StringConcat broadcasts and keeps UTF-8 bytes", "[ops][strings]") {
-  auto r = run_op(call("StringConcat", 20, {strs({2, 1}, {"a", "\xc3\xa9"}), strs({3}, {"1", "\xe4\xb8\xad", ""})}));
+  auto r = run_op_all_backends(
+      call("StringConcat", 20, {strs({2, 1}, {"a", "\xc3\xa9"}), strs({3}, {"1", "\xe4\xb8\xad", ""})}));
   REQUIRE(r.ok());
   CHECK(r->outputs[0].shape() == Shape{2, 3});
   CHECK(strings_of(r->outputs[0]) ==
         std::vector<std::string>{"a1", "a\xe4\xb8\xad", "a", "\xc3\xa9" "1", "\xc3\xa9\xe4\xb8\xad", "\xc3\xa9"});
 
-  auto bad = run_op(call("StringConcat", 20, {strs({2}, {"a", "b"}), strs({3}, {"x", "y", "z"})}));
-  REQUIRE(!bad.ok());
+  auto bad = run_op_all_backends(call("StringConcat", 20, {strs({2}, {"a", "b"}), strs({3}, {"x", "y", "z"})}));
+  require_error(bad, StatusCode::kInvalidArgument, "shapes 2 and 3 do not broadcast (dim 0: 2 vs 3)");
 
-  auto empty = run_op(call("StringConcat", 20, {strs({0, 2}, {}), strs({2}, {"x", "y"})}));
+  auto empty = run_op_all_backends(call("StringConcat", 20, {strs({0, 2}, {}), strs({2}, {"x", "y"})}));
   REQUIRE(empty.ok());
   CHECK(empty->outputs[0].shape() == Shape{0, 2});
 }
@@ -133,7 +124,7 @@ TEST_CASE("StringSplit: whitespace runs, maxsplit and delimiters as Python's str
   SECTION("whitespace with maxsplit = 1 keeps the rest's trailing spaces") {
     OpCall c = call("StringSplit", 20, {strs({3}, {"  a b  c ", "x", "   "})}, 2);
     c.attrs.set("maxsplit", int_attr(1));
-    auto r = run_op(c);
+    auto r = run_op_all_backends(c);
     REQUIRE(r.ok());
     CHECK(r->outputs[0].shape() == Shape{3, 2});
     CHECK(strings_of(r->outputs[0]) == std::vector<std::string>{"a", "b  c ", "x", "", "", ""});
@@ -142,13 +133,16 @@ TEST_CASE("StringSplit: whitespace runs, maxsplit and delimiters as Python's str
   SECTION("maxsplit = 0 only strips leading whitespace") {
     OpCall c = call("StringSplit", 20, {strs({1}, {"  a b "})}, 2);
     c.attrs.set("maxsplit", int_attr(0));
-    auto r = run_op(c);
+    auto r = run_op_all_backends(c);
     REQUIRE(r.ok());
     CHECK(strings_of(r->outputs[0]) == std::vector<std::string>{"a b "});
   }
   SECTION("Unicode spaces separate; other UTF-8 bytes stay") {
     // "a\u3000b\u00a0\u4e2d\u4e2d"
-    auto r = run_op(call("StringSplit", 20, {strs({}, {"a\xe3\x80\x80" "b\xc2\xa0\xe4\xb8\xad\xe4\xb8\xad"})}, 2));
+    auto r = run_op_all_backends(call("StringSplit", 20,
+                                      {strs({}, {"a\xe3\x80\x80"
+                                                 "b\xc2\xa0\xe4\xb8\xad\xe4\xb8\xad"})},
+                                      2));
     REQUIRE(r.ok());
     CHECK(r->outputs[0].shape() == Shape{3});
     CHECK(strings_of(r->outputs[0]) == std::vector<std::string>{"a", "b", "\xe4\xb8\xad\xe4\xb8\xad"});
@@ -158,13 +152,13 @@ TEST_CASE("StringSplit: whitespace runs, maxsplit and delimiters as Python's str
   SECTION("a multi-character delimiter; adjacent ones give empty parts") {
     OpCall c = call("StringSplit", 20, {strs({3}, {"a::b::::c", "", "::"})}, 2);
     c.attrs.set("delimiter", string_attr("::"));
-    auto r = run_op(c);
+    auto r = run_op_all_backends(c);
     REQUIRE(r.ok());
     CHECK(r->outputs[0].shape() == Shape{3, 4});
     CHECK(strings_of(r->outputs[0]) == std::vector<std::string>{"a", "b", "", "c", "", "", "", "", "", "", "", ""});
     CHECK(values_of<int64_t>(r->outputs[1]) == std::vector<int64_t>{4, 1, 2});
     c.attrs.set("maxsplit", int_attr(1));
-    r = run_op(c);
+    r = run_op_all_backends(c);
     REQUIRE(r.ok());
     CHECK(strings_of(r->outputs[0]) == std::vector<std::string>{"a", "b::::c", "", "", "", ""});
   }
@@ -173,13 +167,13 @@ TEST_CASE("StringSplit: whitespace runs, maxsplit and delimiters as Python's str
 TEST_CASE("RegexFullMatch: whole-string matches, bad patterns refused", "[ops][strings]") {
   OpCall c = call("RegexFullMatch", 20, {strs({2, 2}, {"ab12", "ab12x", "", "AB1"})});
   c.attrs.set("pattern", string_attr("[a-z]*\\d+"));
-  auto r = run_op(c);
+  auto r = run_op_all_backends(c);
   REQUIRE(r.ok());
   CHECK(r->outputs[0].dtype() == DType::kBool);
   CHECK(values_of<bool>(r->outputs[0]) == std::vector<bool>{true, false, false, false});
 
   c.attrs.set("pattern", string_attr("(ab"));
-  auto bad = run_op(c);
+  auto bad = run_op_all_backends(c);
   REQUIRE(!bad.ok());
   CHECK(bad.status().code() == StatusCode::kInvalidModel);
   CHECK_THAT(bad.status().message(), Catch::Contains("(ab") && Catch::Contains("RegexFullMatch"));
@@ -188,12 +182,12 @@ TEST_CASE("RegexFullMatch: whole-string matches, bad patterns refused", "[ops][s
   // The default libstdc++ executor overflowed the stack here (15,000 characters).
   c = call("RegexFullMatch", 20, {strs({2}, {std::string(200000, 'a'), std::string(200000, 'a') + "c"})});
   c.attrs.set("pattern", string_attr("(a|b)*"));
-  r = run_op(c);
+  r = run_op_all_backends(c);
   REQUIRE(r.ok());
   CHECK(values_of<bool>(r->outputs[0]) == std::vector<bool>{true, false});
   // Back-references are not RE2 syntax.
   c.attrs.set("pattern", string_attr("(a)\\1"));
-  CHECK(run_op(c).status().code() == StatusCode::kInvalidModel);
+  CHECK(run_op_all_backends(c).status().code() == StatusCode::kInvalidModel);
 #endif
 }
 
@@ -202,7 +196,7 @@ TEST_CASE("StringNormalizer: stopwords, case, shapes", "[ops][strings]") {
     OpCall c = call("StringNormalizer", 10, {strs({1, 4}, {"MonDay", "\xc3\xa9t\xc3\xa9", "Sun", "monday"})});
     c.attrs.set("stopwords", strings_attr({"MONDAY", "sun"}));
     c.attrs.set("case_change_action", string_attr("UPPER"));
-    auto r = run_op(c);
+    auto r = run_op_all_backends(c);
     REQUIRE(r.ok());
     CHECK(r->outputs[0].shape() == Shape{1, 1});
     CHECK(strings_of(r->outputs[0]) == std::vector<std::string>{"\xc3\xa9T\xc3\xa9"});
@@ -212,34 +206,34 @@ TEST_CASE("StringNormalizer: stopwords, case, shapes", "[ops][strings]") {
     c.attrs.set("stopwords", strings_attr({"monday"}));
     c.attrs.set("is_case_sensitive", int_attr(1));
     c.attrs.set("case_change_action", string_attr("LOWER"));
-    auto r = run_op(c);
+    auto r = run_op_all_backends(c);
     REQUIRE(r.ok());
     CHECK(strings_of(r->outputs[0]) == std::vector<std::string>{"monday", "x"});
   }
   SECTION("everything removed from [1, C]: [1, 1] holding one empty string") {
     OpCall c = call("StringNormalizer", 10, {strs({1, 2}, {"a", "A"})});
     c.attrs.set("stopwords", strings_attr({"a"}));
-    auto r = run_op(c);
+    auto r = run_op_all_backends(c);
     REQUIRE(r.ok());
     CHECK(r->outputs[0].shape() == Shape{1, 1});
     CHECK(strings_of(r->outputs[0]) == std::vector<std::string>{""});
   }
   SECTION("refused: [2, C] input, unknown action, other locales") {
-    CHECK(run_op(call("StringNormalizer", 10, {strs({2, 1}, {"a", "b"})})).status().code() ==
+    CHECK(run_op_all_backends(call("StringNormalizer", 10, {strs({2, 1}, {"a", "b"})})).status().code() ==
           StatusCode::kInvalidModel);
     OpCall c = call("StringNormalizer", 10, {strs({1}, {"a"})});
     c.attrs.set("case_change_action", string_attr("TITLE"));
-    CHECK(run_op(c).status().code() == StatusCode::kInvalidModel);
+    CHECK(run_op_all_backends(c).status().code() == StatusCode::kInvalidModel);
     c = call("StringNormalizer", 10, {strs({1}, {"i"})});
     c.attrs.set("locale", string_attr("tr_TR"));
-    CHECK(run_op(c).status().code() == StatusCode::kUnimplemented);
+    CHECK(run_op_all_backends(c).status().code() == StatusCode::kUnimplemented);
   }
 }
 
 TEST_CASE("strings: an input not known before the run is refused by name", "[ops][strings]") {
   OpCall c = call("StringConcat", 20, {strs({1}, {"a"}), strs({1}, {"b"})});
   c.inputs_host_known = false;
-  auto r = run_op(c);
+  auto r = run_op_all_backends(c);
   REQUIRE(!r.ok());
   CHECK(r.status().code() == StatusCode::kUnimplemented);
   CHECK_THAT(r.status().message(), Catch::Contains("StringConcat") && Catch::Contains("host-only"));
@@ -252,7 +246,7 @@ TEST_CASE("LabelEncoder: float NaN keys, last duplicate wins, version 1 both way
     c.domain = "ai.onnx.ml";
     c.attrs.set("keys_floats", floats_attr({1.0f, nan, -0.0f}));
     c.attrs.set("values_strings", strings_attr({"one", "nan", "zero"}));
-    auto r = run_op(c);
+    auto r = run_op_all_backends(c);
     REQUIRE(r.ok());
     CHECK(strings_of(r->outputs[0]) == std::vector<std::string>{"nan", "zero", "one", "_Unused", "_Unused"});
   }
@@ -261,7 +255,7 @@ TEST_CASE("LabelEncoder: float NaN keys, last duplicate wins, version 1 both way
     c.domain = "ai.onnx.ml";
     c.attrs.set("keys_tensor", tensor_attr(make_tensor(DType::kI32, {3}, {7, 3, 7})));
     c.attrs.set("values_tensor", tensor_attr(make_tensor(DType::kF64, {3}, {0.5, 1.5, 2.5})));
-    auto r = run_op(c);
+    auto r = run_op_all_backends(c);
     REQUIRE(r.ok());
     CHECK(r->outputs[0].dtype() == DType::kF64);
     CHECK(r->outputs[0].shape() == Shape{2, 2});
@@ -272,11 +266,11 @@ TEST_CASE("LabelEncoder: float NaN keys, last duplicate wins, version 1 both way
     c.domain = "ai.onnx.ml";
     c.attrs.set("classes_strings", strings_attr({"x", "y"}));
     c.attrs.set("default_string", string_attr("?"));
-    auto r = run_op(c);
+    auto r = run_op_all_backends(c);
     REQUIRE(r.ok());
     CHECK(strings_of(r->outputs[0]) == std::vector<std::string>{"y", "?", "x", "?"});
     c.inputs = {strs({3}, {"y", "z", "x"})};
-    r = run_op(c);
+    r = run_op_all_backends(c);
     REQUIRE(r.ok());
     CHECK(values_of<int64_t>(r->outputs[0]) == std::vector<int64_t>{1, -1, 0});
   }
@@ -286,14 +280,14 @@ TEST_CASE("LabelEncoder: float NaN keys, last duplicate wins, version 1 both way
     c.attrs.set("keys_strings", strings_attr({"a"}));
     c.attrs.set("keys_int64s", ints_attr({1}));
     c.attrs.set("values_int64s", ints_attr({1}));
-    CHECK(run_op(c).status().code() == StatusCode::kInvalidModel);
+    CHECK(run_op_all_backends(c).status().code() == StatusCode::kInvalidModel);
     c.attrs = {};
     c.attrs.set("keys_strings", strings_attr({"a", "b"}));
     c.attrs.set("values_int64s", ints_attr({1}));
-    CHECK(run_op(c).status().code() == StatusCode::kInvalidModel);
+    CHECK(run_op_all_backends(c).status().code() == StatusCode::kInvalidModel);
     c.attrs.set("values_int64s", ints_attr({1, 2}));
     c.inputs = {i64({1}, {1})};
-    CHECK(run_op(c).status().code() == StatusCode::kInvalidModel);
+    CHECK(run_op_all_backends(c).status().code() == StatusCode::kInvalidModel);
   }
 }
 

@@ -9,7 +9,7 @@
 #include "backends/cpu/cpu_device.h"
 #include "backends/cuda/cuda_device.h"
 #include "backends/device.h"
-#include "tests/backends/cuda/skip.h"
+#include "tests/support/skip.h"
 #include "tests/backends/test_kernels.h"
 
 #include <catch2/catch.hpp>

@@ -3,6 +3,7 @@
 // is captured, later runs replay it with their own input and output buffers, and
 // what cannot be captured falls back once, naming the node.
 #include "backends/cpu/cpu_device.h"
+#include "tests/support/data.h"
 #include "ops/core/op.h"
 #include "runtime/session.h"
 #include "runtime/tensor_io.h"
@@ -18,13 +19,9 @@ namespace fs = std::filesystem;
 namespace gk {
 namespace {
 
-const fs::path kData = fs::path(GK_SOURCE_DIR) / ".." / "shared" / "onnx-backend-data";
+using test::kData;
 
-#define REQUIRE_DATA(path)                 \
-  if (!fs::exists(path)) {                 \
-    WARN("SKIP: " << (path) << " absent"); \
-    return;                                \
-  }
+#define REQUIRE_DATA(path) test::skip_unless_exists(path)
 
 Kit graph_kit() {
   CpuDeviceOptions d;

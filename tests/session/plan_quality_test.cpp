@@ -1,6 +1,7 @@
 // The memory plan on real models: planned peak within 1.15x of the lower bound
 // (the most bytes alive at one step) on every light model and the OCR detector.
 #include "runtime/session.h"
+#include "tests/support/data.h"
 
 #include <catch2/catch.hpp>
 
@@ -11,7 +12,7 @@ namespace fs = std::filesystem;
 namespace gk {
 namespace {
 
-const fs::path kData = fs::path(GK_SOURCE_DIR) / ".." / "shared" / "onnx-backend-data";
+using test::kData;
 const fs::path kOcr = fs::path(GK_SOURCE_DIR) / "tools" / "ort" / "node_modules" / "@gutenye" / "ocr-models" / "assets";
 
 void check_plan(const fs::path& model, std::vector<std::pair<std::string, Shape>> shapes) {
@@ -36,20 +37,14 @@ void check_plan(const fs::path& model, std::vector<std::pair<std::string, Shape>
 
 TEST_CASE("plan quality: light models", "[session][planner]") {
   const fs::path dir = kData / "light";
-  if (!fs::is_directory(dir)) {
-    WARN("SKIP: " << dir << " absent");
-    return;
-  }
+  if (!fs::is_directory(dir)) test::skip(dir.string() + " absent");
   for (const auto& e : fs::directory_iterator(dir))
     if (e.path().extension() == ".onnx") check_plan(e.path(), {});
 }
 
 TEST_CASE("plan quality: PaddleOCR detector", "[session][planner]") {
   const fs::path det = kOcr / "ch_PP-OCRv4_det_infer.onnx";
-  if (!fs::exists(det)) {
-    WARN("SKIP: " << det << " absent (scripts/setup.sh installs it)");
-    return;
-  }
+  test::skip_unless_exists(det, "scripts/setup.sh installs it");
   check_plan(det, {{"x", {1, 3, 640, 640}}});
   check_plan(det, {{"x", {1, 3, 480, 800}}});
 }

@@ -1,6 +1,8 @@
 // The session API: open, describe, run with host tensors and device buffers, the
 // plan cache, and concurrent runs from 8 threads (bit-identical to one thread).
 #include "runtime/session.h"
+#include "tests/support/data.h"
+#include "tests/support/errors.h"
 
 #include <catch2/catch.hpp>
 
@@ -13,13 +15,9 @@ namespace fs = std::filesystem;
 namespace gk {
 namespace {
 
-const fs::path kData = fs::path(GK_SOURCE_DIR) / ".." / "shared" / "onnx-backend-data";
+using test::kData;
 
-#define REQUIRE_DATA(path)                                   \
-  if (!fs::exists(path)) {                                   \
-    WARN("SKIP: " << (path) << " absent");                   \
-    return;                                                  \
-  }
+#define REQUIRE_DATA(path) test::skip_unless_exists(path)
 
 SessionOptions cpu_options() {
   SessionOptions o;
@@ -55,12 +53,9 @@ TEST_CASE("session: unknown input names and wrong shapes are named errors", "[se
   auto s = Session::open(model.string(), cpu_options());
   REQUIRE(s.ok());
   auto bad_name = (*s)->run({{"nope", ramp({3, 4, 5}, 1)}});
-  REQUIRE_FALSE(bad_name.ok());
-  CHECK(bad_name.status().code() == StatusCode::kInvalidArgument);
-  CHECK_THAT(bad_name.status().message(), Catch::Contains("nope"));
+  gk::test::require_error(bad_name, StatusCode::kInvalidArgument, "nope");
   auto bad_shape = (*s)->run({{(*s)->inputs()[0].name, ramp({3, 4, 6}, 1)}});
-  REQUIRE_FALSE(bad_shape.ok());
-  CHECK_THAT(bad_shape.status().message(), Catch::Contains("dim 2 is 6"));
+  gk::test::require_error(bad_shape, StatusCode::kInvalidArgument, "dim 2 is 6");
 }
 
 TEST_CASE("session: device-resident inputs and outputs", "[session]") {
@@ -116,10 +111,8 @@ TEST_CASE("session: 8 concurrent runs equal a single-threaded run bit for bit", 
   const fs::path dir = kData / "pytorch-converted" / "test_Conv2d";
   REQUIRE_DATA(dir);
   auto s = Session::open((dir / "model.onnx").string(), cpu_options());
-  if (!s.ok()) {
-    WARN("SKIP: " << s.status().to_string());
-    return;
-  }
+  INFO((s.ok() ? std::string() : s.status().to_string()));
+  REQUIRE(s.ok());
   const IoDesc& in = (*s)->inputs()[0];
   Shape shape;
   for (const Dim& d : in.dims) shape.push_back(d.value);

@@ -3,8 +3,9 @@
 // each case prints "SKIP: <reason>" and exits 77.
 #include "backends/cpu/cpu_device.h"
 #include "backends/cuda/cuda_device.h"
-#include "tests/backends/cuda/skip.h"
+#include "tests/support/skip.h"
 #include "tests/backends/test_kernels.h"
+#include "tests/support/errors.h"
 
 #include <catch2/catch.hpp>
 
@@ -264,13 +265,11 @@ TEST_CASE("cuda backend: graph replay equals plain launches and rebinding reads 
 TEST_CASE("cuda backend: an allocation larger than the device is ResourceExhausted", "[cuda]") {
   auto g = gpu();
   auto too_big = g->alloc(g->info().total_bytes + 1);
-  REQUIRE_FALSE(too_big.ok());
-  CHECK(too_big.status().code() == StatusCode::kResourceExhausted);
+  gk::test::require_error(too_big, StatusCode::kResourceExhausted,
+                          fmt::format("cuda: allocation of {} bytes exceeds", g->info().total_bytes + 1));
   // Below the total but above what is free: the driver's out-of-memory path.
   auto almost = g->alloc(g->info().total_bytes - 1);
-  REQUIRE_FALSE(almost.ok());
-  CHECK(almost.status().code() == StatusCode::kResourceExhausted);
-  CHECK_THAT(almost.status().message(), Catch::Contains("out of memory"));
+  gk::test::require_error(almost, StatusCode::kResourceExhausted, "out of memory");
   auto fine = g->alloc(1 << 20);  // the device still works after the refusals
   REQUIRE(fine.ok());
   CHECK(g->free(*fine).ok());

@@ -7,7 +7,7 @@
 // 3m49 by the 8th family; NVRTC 13.0, shared 2-core dev box).
 #include "backends/cuda/cuda_device.h"
 #include "ops/core/op.h"
-#include "tests/backends/cuda/skip.h"
+#include "tests/support/skip.h"
 
 #include <catch2/catch.hpp>
 
