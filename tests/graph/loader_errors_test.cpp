@@ -348,5 +348,6 @@ TEST_CASE("loader errors: tensor protos from hostile bytes", "[loader]") {
   TempDir dir;
   auto r = parse_tensor_proto(bytes.data(), bytes.size(), dir.path().string());
   REQUIRE_FALSE(r.ok());
+  CHECK(r.status().code() == StatusCode::kInvalidModel);
   CHECK_THAT(r.status().message(), Contains("'ext'") && Contains("/etc/passwd") && Contains("absolute"));
 }

@@ -146,6 +146,7 @@ TEST_CASE("verify_plan: names the two tensors that collide", "[planner]") {
   bad.offsets[1] = bad.offsets[0];
   Status s = verify_plan(t, bad);
   REQUIRE_FALSE(s.ok());
+  CHECK(s.code() == StatusCode::kInternal);
   CHECK_THAT(s.message(), Catch::Contains("'a'") && Catch::Contains("'b'"));
   // Out of the arena.
   bad = p;

@@ -45,6 +45,7 @@ TEST_CASE("control flow: If runs the branch its condition picks, reading outer v
   auto bad = s->run({{"cond", bools({true, false})},
                      {"x", floats({3}, {1, 2, 3})}});
   REQUIRE_FALSE(bad.ok());
+  CHECK(bad.status().code() == StatusCode::kInvalidArgument);
   CHECK_THAT(bad.status().message(), Catch::Contains("'branch' (If)") && Catch::Contains("one element"));
 }
 
@@ -201,6 +202,7 @@ TEST_CASE("strings: string model inputs are planned by value and returned as str
   CHECK(s->plans_created() == 2);  // the third run's strings repeat the first's
   auto wrong = s->run({{"words", floats({1}, {1})}});
   REQUIRE_FALSE(wrong.ok());
+  CHECK(wrong.status().code() == StatusCode::kInvalidArgument);
   CHECK_THAT(wrong.status().message(), Catch::Contains("'words' is float32") || Catch::Contains("'words' is f32"));
 }
 

@@ -97,6 +97,7 @@ TEST_CASE("optionals: empty or holding a tensor, tested and unwrapped", "[sessio
   empty.none = true;
   auto none = s->run({empty});
   REQUIRE_FALSE(none.ok());  // OptionalGetElement of an empty optional
+  CHECK(none.status().code() == StatusCode::kInvalidArgument);
   CHECK_THAT(none.status().message(), Catch::Contains("'unwrap' (OptionalGetElement)") && Catch::Contains("empty"));
 }
 
