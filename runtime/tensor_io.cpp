@@ -1,6 +1,7 @@
 #include "runtime/tensor_io.h"
 
 #include "graph/loader.h"
+#include "runtime/kit/element_convert.h"
 
 #include <fstream>
 #include <sstream>
@@ -140,6 +141,16 @@ Result<HostTensor> read_tensor_file(const std::string& path) {
   GK_TRY(std::string data, read_file(path));
   auto t = parse_tensor_proto(data.data(), data.size(), "");
   if (!t.ok()) return t.status().with_context(path);
+  return t;
+}
+
+Result<HostTensor> tensor_from_f64(DType dtype, Shape shape, std::span<const double> values) {
+  GK_TRY(HostTensor t, HostTensor::allocate(dtype, std::move(shape)));
+  if (static_cast<size_t>(t.numel()) != values.size())
+    return invalid_argument("tensor_from_f64: {} values for {} elements", values.size(), t.numel());
+  if (!kit_detail::decodable(dtype))
+    return invalid_argument("tensor_from_f64: cannot encode {}", dtype_name(dtype));
+  kit_detail::encode_f64(dtype, values.data(), t.mutable_bytes(), t.numel());
   return t;
 }
 

@@ -6,7 +6,7 @@
 // ops/rms_rope.cpp.
 #include "ops/data_movement/data_movement.h"
 #include "ops/elementwise/elementwise.h"
-#include "ops/core/families.h"
+#include "ops/attention/family.h"
 #include "ops/matmul/gemm_launch.h"
 #include "ops/kernel_sources.h"
 #include "ops/core/kernel_types.h"
@@ -283,18 +283,11 @@ const OpImpl kAttention{&parse_attention, &infer_attention, &run_attention};
 
 }  // namespace
 
-// In ops/rms_rope.cpp.
-std::span<const OpSchema> rms_rope_schemas();
-
 namespace families {
 
 std::span<const OpSchema> attention_ops() {
-  static const std::vector<OpSchema> table = [] {
-    // Attention-24 only added the nonpad_kv_seqlen input (parse rejects it before 24).
-    std::vector<OpSchema> t = {{"", "Attention", 23, kOpsetCurrent, &kAttention, {}}};
-    for (const OpSchema& s : rms_rope_schemas()) t.push_back(s);
-    return t;
-  }();
+  // Attention-24 only added the nonpad_kv_seqlen input (parse rejects it before 24).
+  static const OpSchema table[] = {{"", "Attention", 23, kOpsetCurrent, &kAttention, {}}};
   return table;
 }
 

@@ -1,6 +1,6 @@
 // CPU instantiations of ops/kernels/attention.cuh.
 #include "backends/cpu/cpu_kernel_table.h"
-#include "ops/core/families.h"
+#include "ops/attention/family.h"
 #include "ops/kernel_sources.h"
 #include "ops/attention/attention.cuh"
 

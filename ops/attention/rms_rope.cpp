@@ -1,7 +1,7 @@
 // RMSNormalization (23) and RotaryEmbedding (23), kernels in
 // ops/kernels/attention.cuh. Attention itself is ops/attention.cpp.
 #include "ops/elementwise/elementwise.h"
-#include "ops/core/families.h"
+#include "ops/attention/family.h"
 #include "ops/kernel_sources.h"
 #include "ops/core/kernel_types.h"
 #include "ops/common/row_geometry.h"

@@ -8,7 +8,7 @@
 #include "backends/minifloat.cuh"  // the mode word shared with the kernels
 
 #include "ops/elementwise/elementwise.h"
-#include "ops/core/families.h"
+#include "ops/cast/family.h"
 #include "ops/kernel_sources.h"
 
 #include <cerrno>

@@ -2,7 +2,7 @@
 // and a condition allow), Scan (a body run per slice of its scan inputs).
 #include "ops/control_flow/control_flow.h"
 
-#include "ops/core/families.h"
+#include "ops/control_flow/family.h"
 
 namespace gk {
 namespace {

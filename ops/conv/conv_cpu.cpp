@@ -8,7 +8,7 @@
 // CUDA kernels' per-element folding order.
 #include "backends/cpu/cpu_kernel_table.h"
 #include "ops/common/gemm_block.h"
-#include "ops/core/families.h"
+#include "ops/conv/family.h"
 #include "ops/kernel_sources.h"
 #include "ops/conv/conv.cuh"
 

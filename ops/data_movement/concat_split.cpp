@@ -1,5 +1,6 @@
 // Concat and Split: each input/output is one block copy of `outer` rows.
 #include "ops/data_movement/data_movement.h"
+#include "ops/data_movement/family.h"
 
 #include <numeric>
 

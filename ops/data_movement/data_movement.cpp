@@ -2,7 +2,6 @@
 
 #include "backends/kernel_prelude.cuh"  // gk_half / gk_bf16 conversions on the host
 
-#include "ops/core/families.h"
 #include "ops/kernel_sources.h"
 #include "ops/core/kernel_types.h"
 
@@ -259,30 +258,4 @@ Result<std::vector<int64_t>> host_ints(const InferContext& ctx, size_t i) {
 }
 
 }  // namespace dm
-
-namespace families {
-namespace {
-
-std::vector<OpSchema> concat_tables(std::initializer_list<std::span<const OpSchema>> tables) {
-  std::vector<OpSchema> all;
-  for (auto t : tables) all.insert(all.end(), t.begin(), t.end());
-  return all;
-}
-
-}  // namespace
-
-std::span<const OpSchema> data_movement_ops() {
-  static const std::vector<OpSchema> table =
-      concat_tables({dm::shape_op_table(), dm::transpose_op_table(), dm::concat_split_op_table(),
-                     dm::slice_op_table(), dm::expand_tile_op_table(), dm::pad_op_table(),
-                     dm::space_depth_op_table(), dm::index_op_table()});
-  return table;
-}
-
-std::span<const OpSchema> gather_scatter_ops() {
-  static const std::vector<OpSchema> table = concat_tables({dm::gather_op_table(), dm::scatter_op_table()});
-  return table;
-}
-
-}  // namespace families
 }  // namespace gk

@@ -68,18 +68,6 @@ Result<int64_t> normalize_axis(const NodeView& node, int64_t axis, int64_t rank,
 // Reads an int64 list from host-known input i (InvalidModel when unknown).
 Result<std::vector<int64_t>> host_ints(const InferContext& ctx, size_t i);
 
-// Each op file's entries; data_movement_ops()/gather_scatter_ops() concatenate them.
-std::span<const OpSchema> shape_op_table();
-std::span<const OpSchema> transpose_op_table();
-std::span<const OpSchema> concat_split_op_table();
-std::span<const OpSchema> slice_op_table();
-std::span<const OpSchema> expand_tile_op_table();
-std::span<const OpSchema> pad_op_table();
-std::span<const OpSchema> space_depth_op_table();
-std::span<const OpSchema> index_op_table();
-std::span<const OpSchema> gather_op_table();
-std::span<const OpSchema> scatter_op_table();
-
 template <typename T>
 Result<ParsedAttrs> make_attrs(T value) {
   return ParsedAttrs(std::make_shared<const T>(std::move(value)));

@@ -1,6 +1,7 @@
 // Expand and Tile as strided copies: Expand reads broadcast dims with stride 0;
 // Tile views the output [r0, d0, r1, d1, ...] with stride 0 on each repeat dim.
 #include "ops/data_movement/data_movement.h"
+#include "ops/data_movement/family.h"
 
 namespace gk::dm {
 namespace {

@@ -2,6 +2,7 @@
 // NonZero, Compress and Unique, whose output shapes are known only after reading
 // device data (InferContext::dynamic_shape; run() allocates those outputs).
 #include "ops/data_movement/data_movement.h"
+#include "ops/data_movement/family.h"
 #include "ops/kernel_sources.h"
 #include "ops/core/kernel_types.h"
 #include "ops/core/op_eval.h"

@@ -2,6 +2,7 @@
 // before opset 11, inputs from 11 (constant_value optional), axes input from 18;
 // wrap arrived in opset 19. Negative pads crop.
 #include "ops/data_movement/data_movement.h"
+#include "ops/data_movement/family.h"
 #include "ops/kernel_sources.h"
 
 namespace gk::dm {

@@ -5,6 +5,7 @@
 // output the input's bytes and run() then copies nothing; when it did not alias
 // them, run() copies.
 #include "ops/data_movement/data_movement.h"
+#include "ops/data_movement/family.h"
 #include "ops/kernel_sources.h"
 
 #include <cmath>

@@ -2,6 +2,7 @@
 // One strided copy: the source pointer moves to the first element and each dim's
 // stride is multiplied by its step (negative steps walk backwards).
 #include "ops/data_movement/data_movement.h"
+#include "ops/data_movement/family.h"
 
 namespace gk::dm {
 namespace {

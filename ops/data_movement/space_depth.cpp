@@ -1,6 +1,7 @@
 // DepthToSpace (DCR, and CRD from opset 11) and SpaceToDepth as 6-D transposes of
 // the NCHW input, each one strided copy.
 #include "ops/data_movement/data_movement.h"
+#include "ops/data_movement/family.h"
 
 namespace gk::dm {
 namespace {

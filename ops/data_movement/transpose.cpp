@@ -1,5 +1,6 @@
 // Transpose: one strided copy (ops/data_movement.h merges dims that stay adjacent).
 #include "ops/data_movement/data_movement.h"
+#include "ops/data_movement/family.h"
 
 namespace gk::dm {
 namespace {

@@ -1,7 +1,7 @@
 // CPU instantiations of ops/kernels/elementwise.cuh, one line per entry. The
 // launchers in ops/elementwise.cpp and ops/variadic.cpp build the same names.
 #include "backends/cpu/cpu_kernel_table.h"
-#include "ops/core/families.h"
+#include "ops/elementwise/family.h"
 #include "ops/kernel_sources.h"
 #include "ops/elementwise/elementwise.cuh"
 

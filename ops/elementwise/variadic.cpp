@@ -2,7 +2,7 @@
 // three-way broadcasting Where. Kernels: ops/kernels/elementwise.cuh.
 #include "ops/common/broadcast_plan.h"
 #include "ops/elementwise/elementwise.h"
-#include "ops/core/families.h"
+#include "ops/elementwise/family.h"
 #include "ops/kernel_sources.h"
 
 #include <memory>

@@ -1,6 +1,7 @@
 // Gather, GatherElements, GatherND. Negative indices count from the end (opset
 // 11+); anything outside [-dim, dim) clamps and raises the run's OutOfRange flag.
 #include "ops/gather_scatter/index_launch.h"
+#include "ops/gather_scatter/family.h"
 
 namespace gk::dm {
 namespace {

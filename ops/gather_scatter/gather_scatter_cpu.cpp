@@ -1,6 +1,6 @@
 // CPU instantiations of ops/kernels/gather_scatter.cuh.
 #include "backends/cpu/cpu_kernel_table.h"
-#include "ops/core/families.h"
+#include "ops/gather_scatter/family.h"
 #include "ops/kernel_sources.h"
 #include "ops/gather_scatter/gather_scatter.cuh"
 

@@ -2,6 +2,7 @@
 // reductions none / add / mul (opset 16) and max / min (opset 18). The output
 // starts as a copy of data (nothing to copy when the planner ran it in place).
 #include "ops/gather_scatter/index_launch.h"
+#include "ops/gather_scatter/family.h"
 
 #include <optional>
 

@@ -2,7 +2,7 @@
 // per call, ops/cpu/gemm_block.h) and the instantiation table.
 #include "backends/cpu/cpu_kernel_table.h"
 #include "ops/common/gemm_block.h"
-#include "ops/core/families.h"
+#include "ops/matmul/family.h"
 #include "ops/kernel_sources.h"
 #include "ops/matmul/matmul.cuh"
 

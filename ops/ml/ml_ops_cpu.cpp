@@ -1,6 +1,6 @@
 // CPU instantiations of ops/kernels/ml_ops.cuh.
 #include "backends/cpu/cpu_kernel_table.h"
-#include "ops/core/families.h"
+#include "ops/ml/family.h"
 #include "ops/kernel_sources.h"
 #include "ops/ml/ml_ops.cuh"
 

@@ -2,7 +2,7 @@
 // MeanVarianceNormalization (all gk_norm_rows with their own rows and affine
 // indexing) and BatchNormalization in its inference form. LRN and LpNormalization
 // live in ops/normalization_local.cpp.
-#include "ops/core/families.h"
+#include "ops/normalization/family.h"
 #include "ops/kernel_sources.h"
 #include "ops/core/kernel_types.h"
 #include "ops/common/row_geometry.h"
@@ -313,24 +313,17 @@ const OpImpl kBatch{&parse_batch, &infer_batch, &run_batch};
 
 }  // namespace
 
-// In ops/normalization_local.cpp.
-std::span<const OpSchema> normalization_local_schemas();
-
 namespace families {
 
 std::span<const OpSchema> normalization_ops() {
-  static const std::vector<OpSchema> table = [] {
-    std::vector<OpSchema> t = {
-        {"", "BatchNormalization", 1, kOpsetCurrent, &kBatch, {}},
-        {"", "InstanceNormalization", 1, kOpsetCurrent, &kInstance, {}},
-        {"", "LayerNormalization", 17, kOpsetCurrent, &kLayer, {}},
-        {"", "GroupNormalization", 18, 20, &kGroup18, {}},
-        {"", "GroupNormalization", 21, kOpsetCurrent, &kGroup21, {}},
-        {"", "MeanVarianceNormalization", 9, kOpsetCurrent, &kMvn, {}},
-    };
-    for (const OpSchema& s : normalization_local_schemas()) t.push_back(s);
-    return t;
-  }();
+  static const OpSchema table[] = {
+      {"", "BatchNormalization", 1, kOpsetCurrent, &kBatch, {}},
+      {"", "InstanceNormalization", 1, kOpsetCurrent, &kInstance, {}},
+      {"", "LayerNormalization", 17, kOpsetCurrent, &kLayer, {}},
+      {"", "GroupNormalization", 18, 20, &kGroup18, {}},
+      {"", "GroupNormalization", 21, kOpsetCurrent, &kGroup21, {}},
+      {"", "MeanVarianceNormalization", 9, kOpsetCurrent, &kMvn, {}},
+  };
   return table;
 }
 

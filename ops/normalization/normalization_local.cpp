@@ -1,6 +1,6 @@
 // LRN (across channels) and LpNormalization (along one axis): the normalisations
 // that divide by a local norm rather than a mean and variance.
-#include "ops/core/families.h"
+#include "ops/normalization/family.h"
 #include "ops/kernel_sources.h"
 #include "ops/core/kernel_types.h"
 #include "ops/common/row_geometry.h"

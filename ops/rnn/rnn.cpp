@@ -1,7 +1,7 @@
 // RNN, GRU and LSTM (opsets 7, 14 with `layout`, 22 with bf16), inference forward
 // pass: a state-init launch, one step launch per time step (GRU: two) over both
 // directions at once, then the Y_h/Y_c copies. Kernels in ops/kernels/rnn.cuh.
-#include "ops/core/families.h"
+#include "ops/rnn/family.h"
 #include "ops/matmul/gemm_launch.h"
 #include "ops/kernel_sources.h"
 #include "ops/core/kernel_types.h"

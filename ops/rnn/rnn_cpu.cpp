@@ -1,6 +1,6 @@
 // CPU instantiations of ops/kernels/rnn.cuh.
 #include "backends/cpu/cpu_kernel_table.h"
-#include "ops/core/families.h"
+#include "ops/rnn/family.h"
 #include "ops/kernel_sources.h"
 #include "ops/rnn/rnn.cuh"
 

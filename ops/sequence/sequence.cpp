@@ -6,7 +6,7 @@
 // attributes and the executor runs the nodes (runtime/sequence_ops.cpp).
 #include "ops/sequence/sequence.h"
 
-#include "ops/core/families.h"
+#include "ops/sequence/family.h"
 
 namespace gk {
 namespace {

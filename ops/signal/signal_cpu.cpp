@@ -1,6 +1,6 @@
 // CPU instantiations of ops/kernels/signal.cuh.
 #include "backends/cpu/cpu_kernel_table.h"
-#include "ops/core/families.h"
+#include "ops/signal/family.h"
 #include "ops/kernel_sources.h"
 #include "ops/signal/signal.cuh"
 

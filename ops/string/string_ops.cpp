@@ -4,7 +4,7 @@
 #include "ops/string/string_ops.h"
 
 #include "ops/common/broadcast_plan.h"
-#include "ops/core/families.h"
+#include "ops/string/family.h"
 
 #include <algorithm>
 #include <limits>

@@ -2,7 +2,7 @@
 // device (ops/kernels/tfidf.cuh), of string tokens on the host at plan time (as
 // the string ops do, ops/string_ops.h): strings become pool ids and go through
 // the same counting function.
-#include "ops/core/families.h"
+#include "ops/tfidf/family.h"
 #include "ops/kernel_sources.h"
 #include "ops/tfidf/tfidf.cuh"
 #include "ops/common/ml_tables.h"

@@ -1,6 +1,6 @@
 // CPU instantiations of ops/kernels/topk.cuh.
 #include "backends/cpu/cpu_kernel_table.h"
-#include "ops/core/families.h"
+#include "ops/topk/family.h"
 #include "ops/kernel_sources.h"
 #include "ops/topk/topk.cuh"
 

@@ -1,7 +1,7 @@
 // Activation functions: Relu, LeakyRelu, Elu, Selu, Celu, Sigmoid, HardSigmoid,
 // HardSwish, Swish, Mish, Softplus, Softsign, Gelu, ThresholdedRelu, Shrink.
 // Kernels: ops/kernels/unary.cuh (gk_unary<gk_un_*, T>).
-#include "ops/core/families.h"
+#include "ops/unary/family.h"
 #include "ops/unary/unary.h"
 
 namespace gk {

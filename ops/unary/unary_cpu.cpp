@@ -1,7 +1,7 @@
 // CPU instantiations of ops/kernels/unary.cuh; ops/unary.cpp and
 // ops/activations.cpp build the same names.
 #include "backends/cpu/cpu_kernel_table.h"
-#include "ops/core/families.h"
+#include "ops/unary/family.h"
 #include "ops/kernel_sources.h"
 #include "ops/unary/unary.cuh"
 

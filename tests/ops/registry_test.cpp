@@ -1,10 +1,12 @@
 // The registration table is hand-written: this walks it for mistakes a reader
 // would not see (overlapping opset ranges, missing functions, kernel families
 // without kernels).
+#include "ops/core/family.h"
 #include "ops/core/op.h"
 
 #include <catch2/catch.hpp>
 
+#include <filesystem>
 #include <map>
 #include <set>
 
@@ -48,6 +50,25 @@ TEST_CASE("registry: find_op takes the largest since_version not above the opset
   CHECK(add20 == find_op("", "Add", 20));
   CHECK(find_op("", "NoSuchOp", 17) == nullptr);
   CHECK(find_op("com.example", "Add", 17) == nullptr);
+}
+
+TEST_CASE("registry: every family folder is listed once and holds its kernels", "[ops][registry]") {
+  namespace fs = std::filesystem;
+  const fs::path ops = fs::path(GK_SOURCE_DIR) / "ops";
+  std::set<std::string> listed;
+  for (const OpFamily& f : op_families()) {
+    INFO(f.name);
+    CHECK(listed.insert(f.name).second);
+    CHECK(fs::exists(ops / f.name / "family.cpp"));
+    CHECK_FALSE(f.tables.empty());
+    if (f.kernels) CHECK(fs::exists(ops / f.name / (std::string(f.kernels->source->name) + ".cuh")));
+  }
+  for (const fs::directory_entry& e : fs::directory_iterator(ops)) {
+    const std::string name = e.path().filename().string();
+    if (!e.is_directory() || name == "core" || name == "common") continue;
+    INFO(name);
+    CHECK(listed.count(name) == 1);
+  }
 }
 
 TEST_CASE("registry: every kernel family has a source and CPU kernels", "[ops][registry]") {

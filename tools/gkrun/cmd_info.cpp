@@ -1,5 +1,5 @@
 // gkrun info MODEL: what the model is, what we cannot run, and its memory plan.
-#include "graph/loader.h"
+#include "runtime/model_info.h"
 #include "tools/gkrun/commands.h"
 #include "tools/gkrun/common.h"
 #include "tools/gkrun/json.h"
@@ -19,11 +19,6 @@ std::string dims_text(const IoDesc& d) {
   return s.empty() ? "scalar" : s;
 }
 
-IoDesc describe(const Graph& g, ValueId v) {
-  const Value& value = g.values[v];
-  return {value.name, value.dtype, value.dims, value.has_shape};
-}
-
 }  // namespace
 
 void add_info(CLI::App& root, int* exit_code) {
@@ -37,20 +32,13 @@ void add_info(CLI::App& root, int* exit_code) {
   cmd->add_flag("--json", f->json, "one JSON object on stdout");
   cmd->callback([f, exit_code, &root] {
     const bool verbose = root.get_option("--verbose")->as<bool>();
-    auto loaded = load_model(f->model.model, LoadOptions{.allow_unsupported = true});
+    auto loaded = inspect_model(f->model.model);
     if (!loaded.ok()) return void(*exit_code = report_error(loaded.status()));
-    const Model& m = *loaded;
-    const Graph& g = m.graph;
-    std::map<std::string, int> ops;
-    for (const Node& n : g.nodes) ops[(n.view.domain.empty() ? "" : n.view.domain + ".") + n.view.op_type]++;
-    int64_t params = 0;
-    size_t param_bytes = 0;
-    for (const Value& v : g.values)
-      if (v.initializer) {
-        params += v.initializer->numel();
-        param_bytes += v.initializer->bytes();
-      }
-    const std::vector<UnsupportedOp> unsupported = find_unsupported(m);
+    const ModelInfo& m = *loaded;
+    const std::map<std::string, int>& ops = m.ops;
+    const int64_t params = m.parameters;
+    const size_t param_bytes = m.parameter_bytes;
+    const std::vector<UnsupportedOp>& unsupported = m.unsupported;
 
     // The memory plan needs every input's shape: declared, or bound with --shape.
     std::optional<PlanSummary> plan;
@@ -83,8 +71,7 @@ void add_info(CLI::App& root, int* exit_code) {
       w.end_object();
       for (const char* key : {"inputs", "outputs"}) {
         w.begin_array(key);
-        for (ValueId v : key[0] == 'i' ? g.inputs : g.outputs) {
-          IoDesc d = describe(g, v);
+        for (const IoDesc& d : key[0] == 'i' ? m.inputs : m.outputs) {
           w.begin_object().field("name", d.name).field("dtype", dtype_name(d.dtype)).field("shape", dims_text(d));
           w.end_object();
         }
@@ -93,7 +80,7 @@ void add_info(CLI::App& root, int* exit_code) {
       w.begin_object("ops");
       for (const auto& [op, count] : ops) w.field(op, count);
       w.end_object();
-      w.field("nodes", static_cast<int64_t>(g.nodes.size())).field("parameters", params);
+      w.field("nodes", m.nodes).field("parameters", params);
       w.field("parameter_bytes", param_bytes);
       w.begin_array("unsupported");
       for (const UnsupportedOp& u : unsupported) {
@@ -119,15 +106,13 @@ void add_info(CLI::App& root, int* exit_code) {
     fmt::print("model       {}\nir version  {}\nopsets     ", f->model.model, m.ir_version);
     for (const OpsetImport& o : m.opsets) fmt::print(" {}:{}", o.domain.empty() ? "ai.onnx" : o.domain, o.version);
     fmt::print("\nproducer    {} {}\n", m.producer_name, m.producer_version);
-    for (ValueId v : g.inputs) {
-      IoDesc d = describe(g, v);
+    for (const IoDesc& d : m.inputs) {
       fmt::print("input       {}  {}  {}\n", d.name, dtype_name(d.dtype), dims_text(d));
     }
-    for (ValueId v : g.outputs) {
-      IoDesc d = describe(g, v);
+    for (const IoDesc& d : m.outputs) {
       fmt::print("output      {}  {}  {}\n", d.name, dtype_name(d.dtype), dims_text(d));
     }
-    fmt::print("nodes       {}\nparameters  {} ({})\nops        ", g.nodes.size(), params, format_bytes(param_bytes));
+    fmt::print("nodes       {}\nparameters  {} ({})\nops        ", m.nodes, params, format_bytes(param_bytes));
     for (const auto& [op, count] : ops) fmt::print(" {}x{}", op, count);
     fmt::print("\n");
     if (unsupported.empty()) fmt::print("unsupported none\n");

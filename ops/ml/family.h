@@ -1,0 +1,12 @@
+// The ml family's tables (ArrayFeatureExtractor and Binarizer),
+// assembled by ops/ml/family.cpp.
+#pragma once
+
+#include "ops/core/family.h"
+
+namespace gk {
+namespace families {
+std::span<const OpSchema> ml_ops();  // ml_ops.cpp
+KernelFamily ml_kernels();           // ml_ops_cpu.cpp
+}  // namespace families
+}  // namespace gk
