@@ -1,7 +1,7 @@
 // The storage-only float formats (float8 E4M3FN/E4M3FNUZ/E5M2/E5M2FNUZ, float4
 // E2M1, float8 E8M0): exact decoding to float and the ONNX Cast encodings, bit for
 // bit with ONNX's test data. CUDA-C for NVRTC and C++ on the host: the Cast
-// kernels (ops/kernels/cast.cuh) and the host's element decoding
+// kernels (ops/cast/cast.cuh) and the host's element decoding
 // (runtime/kit/element_convert.cpp) share it, so both read the same values.
 #pragma once
 

@@ -4,7 +4,7 @@
 
 #include "backends/dtype.h"
 #include "ops/core/attributes.h"
-#include "ops/core/op.h"
+#include "ops/core/schema.h"
 #include "runtime/kit/host_tensor.h"
 
 #include <map>

@@ -6,7 +6,7 @@
 
 #include "graph/ir.h"
 #include "graph/planner.h"
-#include "ops/core/kernel_name.h"
+#include "ops/core/op.h"
 #include "runtime/session.h"
 
 #include <memory>

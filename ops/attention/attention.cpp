@@ -1,9 +1,9 @@
 // Attention (23, 24): scaled dot-product attention with 3-D or 4-D Q/K/V, grouped
 // KV heads, a KV cache, causal/bool/additive/padding masks and softcap. Per (batch,
-// q head): scores = scale * Q K^T (batched GEMM, ops/gemm_launch.h), then one pass
+// q head): scores = scale * Q K^T (batched GEMM, ops/matmul/gemm_launch.h), then one pass
 // per score row (gk_attn_softmax: softcap, bias, softmax in f32 or f64), then
 // probs V (batched GEMM). RMSNormalization and RotaryEmbedding live in
-// ops/rms_rope.cpp.
+// ops/attention/rms_rope.cpp.
 #include "ops/data_movement/data_movement.h"
 #include "ops/elementwise/elementwise.h"
 #include "ops/attention/family.h"
@@ -17,7 +17,7 @@
 namespace gk {
 namespace {
 
-// Must match gk_attn_params in ops/kernels/attention.cuh.
+// Must match gk_attn_params in ops/attention/attention.cuh.
 struct AttnParams {
   int64_t rows = 0, total = 0, q_len = 0, per_batch = 1, past = -1, mask_len = 0;
   float softcap = 0;

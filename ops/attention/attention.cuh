@@ -1,5 +1,5 @@
 // Transformer kernels: RMSNormalization rows, RotaryEmbedding, and the parts of
-// Attention around its two GEMMs (ops/gemm_launch.h): the KV-cache concat and the
+// Attention around its two GEMMs (ops/matmul/gemm_launch.h): the KV-cache concat and the
 // score-row pass (softcap, mask, causal and padding bias, max-subtracted softmax).
 // f16/bf16 compute in float (gk_acc), f64 in double.
 #include "backends/kernel_prelude.cuh"

@@ -1,4 +1,4 @@
-// CPU instantiations of ops/kernels/attention.cuh.
+// CPU instantiations of ops/attention/attention.cuh.
 #include "backends/cpu/cpu_kernel_table.h"
 #include "ops/attention/family.h"
 #include "ops/kernel_sources.h"

@@ -1,5 +1,5 @@
 // RMSNormalization (23) and RotaryEmbedding (23), kernels in
-// ops/kernels/attention.cuh. Attention itself is ops/attention.cpp.
+// ops/attention/attention.cuh. Attention itself is ops/attention/attention.cpp.
 #include "ops/elementwise/elementwise.h"
 #include "ops/attention/family.h"
 #include "ops/kernel_sources.h"
@@ -13,7 +13,7 @@ namespace {
 
 // ---- RMSNormalization: rows are X's dims before `axis`, normalised over the rest.
 
-// Must match gk_rms_params in ops/kernels/attention.cuh.
+// Must match gk_rms_params in ops/attention/attention.cuh.
 struct RmsParams {
   int64_t rows = 0, len = 1;
   double eps = 0;
@@ -87,7 +87,7 @@ Status run_rms(KernelContext& ctx) {
 
 // ---- RotaryEmbedding: X [B, H, S, D] or [B, S, H*D] (num_heads given).
 
-// Must match gk_rope_params in ops/kernels/attention.cuh.
+// Must match gk_rope_params in ops/attention/attention.cuh.
 struct RopeParams {
   int64_t n = 0, seq = 0, head = 0, s_div = 1, b_div = 1, half = 0, positions = 0;
   int32_t interleaved = 0, has_pos = 0;

@@ -1,6 +1,6 @@
 // Cast and CastLike between every numeric element type: the computable ones and
 // the storage-only float8/float4/e8m0 and packed 4-/2-bit integers (kernels:
-// ops/kernels/cast.cuh). Strings live on the host only: a Cast from string runs
+// ops/cast/cast.cuh). Strings live on the host only: a Cast from string runs
 // when the input is host-known (parsed here, then converted on the device); a
 // Cast to string is refused by name.
 #include "ops/cast/cast.h"

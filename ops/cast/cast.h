@@ -1,4 +1,4 @@
-// Host side of the Cast rules in ops/kernels/cast.cuh, for launchers that turn a
+// Host side of the Cast rules in ops/cast/cast.cuh, for launchers that turn a
 // host value (an attribute, an absent bound) into an element of a tensor's type.
 #pragma once
 

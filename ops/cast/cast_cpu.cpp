@@ -1,4 +1,4 @@
-// CPU instantiations of ops/kernels/cast.cuh (every pair of computable types, and
+// CPU instantiations of ops/cast/cast.cuh (every pair of computable types, and
 // each computable type to and from each storage-only one), and
 // the host-side single-element conversion that uses the same rules.
 #include "backends/cpu/cpu_kernel_table.h"
@@ -17,7 +17,7 @@ namespace {
       CAST(F, uint16_t), CAST(F, uint32_t), CAST(F, uint64_t), CAST(F, bool)
 // Each computable type (T) to and from one storage-only type (S): gk_cast for the
 // byte-wide float8 types, gk_cast_packed for the packed ones. Storage-to-storage
-// casts run as two launches through float (ops/cast.cpp), so they have no entries.
+// casts run as two launches through float (ops/cast/cast.cpp), so they have no entries.
 #define EACH_COMPUTABLE(M, S)                                                          \
   M(S, float), M(S, double), M(S, gk_half), M(S, gk_bf16), M(S, int8_t), M(S, int16_t), \
       M(S, int32_t), M(S, int64_t), M(S, uint8_t), M(S, uint16_t), M(S, uint32_t),     \

@@ -1,5 +1,5 @@
 // How an elementwise launch reads its operands: the layout code the kernels in
-// ops/kernels/elementwise.cuh switch on, and, for the general case, one index map
+// ops/elementwise/elementwise.cuh switch on, and, for the general case, one index map
 // per operand over coalesced dims (adjacent dims merged wherever every operand
 // walks them as one, so [N,C,H,W] + [C,1,1] runs as rank 3 with one div per dim).
 #pragma once

@@ -1,5 +1,5 @@
 // The activation a fusion pass folds into a producer (Conv, Gemm, MatMul), applied
-// to the accumulator after bias. Kinds match gk::Epilogue::Kind (ops/op.h); the
+// to the accumulator after bias. Kinds match gk::Epilogue::Kind (ops/core/op.h); the
 // launcher passes (kind, alpha, beta) as int32 + two float kernel arguments.
 #pragma once
 #include "backends/kernel_prelude.cuh"

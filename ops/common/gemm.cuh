@@ -1,7 +1,7 @@
 // The tiled GEMM core shared by MatMul, Gemm, Conv and ConvTranspose: one block
 // computes a 64x64 output tile, C(m, n) = sum_k A(m, k) * B(k, n), each element
 // folded in ascending k with one fused multiply-add per term (gk_madd), starting
-// from zero. The CPU twin (ops/cpu/gemm_block.h) packs the same tile into
+// from zero. The CPU twin (ops/common/gemm_block.h) packs the same tile into
 // registers with the same per-element order, so both backends agree bit for bit.
 //
 // On CUDA: 256 threads, each a 4x4 register block (rows ty + 16 i, columns

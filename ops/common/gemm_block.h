@@ -1,4 +1,4 @@
-// CPU twin of gk_gemm_block (ops/kernels/common/gemm.cuh): one 64x64 output tile
+// CPU twin of gk_gemm_block (ops/common/gemm.cuh): one 64x64 output tile
 // per call. Operands are packed k-slice by k-slice into tile-wide panels
 // (Ap[k][m], Bp[k][n], 64 wide, zero outside the tile), then an MR x NR register
 // block runs over each slice with contiguous NR-wide rows the compiler vectorises.

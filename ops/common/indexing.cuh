@@ -1,6 +1,6 @@
 // Strided indexing shared by kernel families: an output linear index maps to an
 // operand offset through the output dims and the operand's strides (0 on a
-// broadcast dim). Rank is capped at GK_MAX_RANK; the host side (ops/indexing.h)
+// broadcast dim). Rank is capped at GK_MAX_RANK; the host side (ops/common/indexing.h)
 // refuses higher ranks with a named error.
 #pragma once
 #include "backends/kernel_prelude.cuh"

@@ -1,4 +1,4 @@
-// Host side of ops/kernels/common/indexing.cuh: builds the by-value structs the
+// Host side of ops/common/indexing.cuh: builds the by-value structs the
 // kernels take. Layout must match the .cuh (static_asserts in indexing.cpp).
 #pragma once
 

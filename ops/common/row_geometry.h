@@ -1,4 +1,4 @@
-// Host side of ops/kernels/common/rows.cuh: a tensor seen as independent rows for
+// Host side of ops/common/rows.cuh: a tensor seen as independent rows for
 // the reduction-shaped families (reduce, arg-reduce, scans, top-k, softmax,
 // normalization), and the axis arithmetic those ops share.
 #pragma once

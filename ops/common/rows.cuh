@@ -1,6 +1,6 @@
 // Row geometry shared by the reduction-shaped families (reduce, softmax,
 // normalization, arg-reduce, scans, top-k): a tensor seen as `rows` independent rows
-// of `len` elements each. The host (ops/row_geometry.h) builds it once per node.
+// of `len` elements each. The host (ops/common/row_geometry.h) builds it once per node.
 //
 // Contiguous form (general == 0): the tensor is [outer, len, inner] with
 // rows = outer * inner; row o starts at (o / inner) * len * inner + o % inner and

@@ -3,7 +3,7 @@
 // (image, group), Y(m, p) = sum_k W(m, k) X_col(k, p) with k = (c, kd, kh, kw) and
 // the im2col column gathered on the fly (zero in the padding), so no im2col
 // buffer is ever written. CPU twins of gk_conv, gk_conv_depthwise and gk_col2im
-// live in ops/cpu/conv.cpp.
+// live in ops/conv/conv_cpu.cpp.
 #pragma once
 #include "backends/kernel_prelude.cuh"
 #include "ops/common/epilogue.cuh"
@@ -121,7 +121,7 @@ GK_KERNEL void gk_conv_depthwise(const T* X, const T* W, const T* B, T* Y, gk_co
 }
 #endif
 
-// ConvTranspose, second half (CPU twin in ops/cpu/conv.cpp): the GEMM wrote col[(co * KV + kidx) * ISZ + ipix] =
+// ConvTranspose, second half (CPU twin in ops/conv/conv_cpu.cpp): the GEMM wrote col[(co * KV + kidx) * ISZ + ipix] =
 // sum_c W(c, co, kidx) X(c, ipix), co over (image, channel); each output pixel gathers the
 // (kd, kh, kw) taps that land on it (in ascending order), adds the bias and
 // applies the activation. `a.in` is the ConvTranspose input, `a.out` its output.

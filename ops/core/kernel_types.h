@@ -14,7 +14,7 @@ namespace gk {
 // nullptr for types kernels do not compute on (string, float8, int4, undefined).
 const char* kernel_type_name(DType t);
 // kernel_type_name's name, else the storage struct of a float8/e8m0 or packed
-// 4-/2-bit type (ops/kernels/cast.cuh) that Cast and the quantization kernels
+// 4-/2-bit type (ops/cast/cast.cuh) that Cast and the quantization kernels
 // read and write; nullptr for string and undefined.
 const char* storage_kernel_type_name(DType t);
 

@@ -15,7 +15,7 @@
 
 namespace gk::dm {
 
-// Mirrors gk_pad_map in ops/kernels/data_movement.cuh (static_asserts in data_movement.cpp).
+// Mirrors gk_pad_map in ops/data_movement/data_movement.cuh (static_asserts in data_movement.cpp).
 struct PadMap {
   int32_t rank = 0;
   int32_t mode = 0;  // 0 constant, 1 reflect, 2 edge, 3 wrap
@@ -30,7 +30,7 @@ const char* width_name(size_t bytes);
 // Bytes of one element, or Unimplemented naming the node for types that are not
 // whole bytes (int4), strings and undefined.
 Result<size_t> element_bytes(const NodeView& node, DType t);
-// The element type's kernel name (ops/kernel_types.h), or Unimplemented naming the node.
+// The element type's kernel name (ops/core/kernel_types.h), or Unimplemented naming the node.
 Result<const char*> type_name(const NodeView& node, DType t, std::string_view what);
 // "name<a>", "name<a, b>", "name<a, b, c>": the spelling the CPU tables stringify,
 // formatted only when a step first resolves the kernel. The arguments must outlive

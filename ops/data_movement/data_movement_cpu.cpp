@@ -1,4 +1,4 @@
-// CPU instantiations of ops/kernels/data_movement.cuh.
+// CPU instantiations of ops/data_movement/data_movement.cuh.
 #include "backends/cpu/cpu_kernel_table.h"
 #include "ops/data_movement/family.h"
 #include "ops/kernel_sources.h"

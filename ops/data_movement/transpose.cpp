@@ -1,4 +1,4 @@
-// Transpose: one strided copy (ops/data_movement.h merges dims that stay adjacent).
+// Transpose: one strided copy (ops/data_movement/data_movement.h merges dims that stay adjacent).
 #include "ops/data_movement/data_movement.h"
 #include "ops/data_movement/family.h"
 

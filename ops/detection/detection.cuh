@@ -3,7 +3,7 @@
 // data copy): a sample outside [-1, size] contributes 0, coordinates clamp at 0 and
 // at size - 1; avg divides the sum of bilinear samples by the grid count; max takes
 // the largest of the four weighted corner terms of each sample.
-// NonMaxSuppression runs on the host (ops/nms.cpp): greedy selection is sequential.
+// NonMaxSuppression runs on the host (ops/detection/nms.cpp): greedy selection is sequential.
 #pragma once
 #include "backends/kernel_prelude.cuh"
 #include "ops/common/math.cuh"

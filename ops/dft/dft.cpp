@@ -1,5 +1,5 @@
 // DFT (opset 17: axis attribute; opset 20: axis input, default -2) and STFT (17).
-// Both are one kernel (ops/kernels/dft.cuh) over a strided view of the input: DFT
+// Both are one kernel (ops/dft/dft.cuh) over a strided view of the input: DFT
 // transforms along `axis` of [..., L, ..., 1|2]; STFT along frames of [B, L, 1|2]
 // taken every frame_step samples and weighted by the window. The lengths
 // (dft_length, axis, frame_step, frame_length) fix the output shape, so they are
@@ -14,7 +14,7 @@
 namespace gk {
 namespace {
 
-// Mirrors gk_dft_params in ops/kernels/dft.cuh.
+// Mirrors gk_dft_params in ops/dft/dft.cuh.
 struct DftParams {
   int64_t outer = 1, frames = 1, bins = 0, inner = 1, n = 0, used = 0;
   int64_t in_batch = 0, in_frame = 0, in_step = 0;

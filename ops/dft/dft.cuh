@@ -1,4 +1,4 @@
-// DFT and STFT (ops/dft.cpp): a direct transform, one output bin per thread, over a
+// DFT and STFT (ops/dft/dft.cpp): a direct transform, one output bin per thread, over a
 // twiddle table a first kernel fills on the device (so a run uploads nothing and
 // stays capturable in a CUDA Graph). The table holds cos/sin(2 pi j / n) for
 // j < n, computed in double; a bin k reads entry (k * t) mod n, kept exact as an
@@ -16,7 +16,7 @@ GK_KERNEL void gk_dft_twiddles(A* GK_RESTRICT tw, int64_t n) {
   }
 }
 
-// Must match DftParams in ops/dft.cpp. The output is [outer, frames, bins, inner,
+// Must match DftParams in ops/dft/dft.cpp. The output is [outer, frames, bins, inner,
 // out_c]; input sample t of output row (b, f, ., i) is at
 // b * in_batch + f * in_frame + t * in_step + i * in_c (+1 for the imaginary part).
 struct gk_dft_params {

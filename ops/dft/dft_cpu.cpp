@@ -1,4 +1,4 @@
-// CPU instantiations of ops/kernels/dft.cuh.
+// CPU instantiations of ops/dft/dft.cuh.
 #include "backends/cpu/cpu_kernel_table.h"
 #include "ops/dft/family.h"
 #include "ops/kernel_sources.h"

@@ -1,6 +1,6 @@
 // Binary elementwise ops with multidirectional broadcasting: arithmetic (Add, Sub,
 // Mul, Div, Mod, Pow), comparisons, logical and bitwise ops, PRelu. Kernels:
-// ops/kernels/elementwise.cuh; the variadic ops and Where are in ops/variadic.cpp.
+// ops/elementwise/elementwise.cuh; the variadic ops and Where are in ops/elementwise/variadic.cpp.
 #include "ops/elementwise/elementwise.h"
 
 #include "ops/common/broadcast_plan.h"

@@ -1,5 +1,5 @@
-// Shared by the elementwise launchers (ops/elementwise.cpp, ops/variadic.cpp):
-// the binary launch over ops/kernels/elementwise.cuh and the type checks.
+// Shared by the elementwise launchers (ops/elementwise/elementwise.cpp, ops/elementwise/variadic.cpp):
+// the binary launch over ops/elementwise/elementwise.cuh and the type checks.
 #pragma once
 
 #include "ops/core/kernel_types.h"

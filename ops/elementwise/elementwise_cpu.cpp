@@ -1,5 +1,5 @@
-// CPU instantiations of ops/kernels/elementwise.cuh, one line per entry. The
-// launchers in ops/elementwise.cpp and ops/variadic.cpp build the same names.
+// CPU instantiations of ops/elementwise/elementwise.cuh, one line per entry. The
+// launchers in ops/elementwise/elementwise.cpp and ops/elementwise/variadic.cpp build the same names.
 #include "backends/cpu/cpu_kernel_table.h"
 #include "ops/elementwise/family.h"
 #include "ops/kernel_sources.h"

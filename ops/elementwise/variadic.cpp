@@ -1,5 +1,5 @@
 // Variadic elementwise ops (Sum, Mean, Max, Min: 1..N inputs, broadcast) and the
-// three-way broadcasting Where. Kernels: ops/kernels/elementwise.cuh.
+// three-way broadcasting Where. Kernels: ops/elementwise/elementwise.cuh.
 #include "ops/common/broadcast_plan.h"
 #include "ops/elementwise/elementwise.h"
 #include "ops/elementwise/family.h"

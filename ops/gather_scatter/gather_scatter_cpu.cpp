@@ -1,4 +1,4 @@
-// CPU instantiations of ops/kernels/gather_scatter.cuh.
+// CPU instantiations of ops/gather_scatter/gather_scatter.cuh.
 #include "backends/cpu/cpu_kernel_table.h"
 #include "ops/gather_scatter/family.h"
 #include "ops/kernel_sources.h"

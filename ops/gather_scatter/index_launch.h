@@ -1,6 +1,6 @@
-// The launcher prologue that Gather*/Scatter* (ops/gather.cpp, ops/scatter.cpp)
+// The launcher prologue that Gather*/Scatter* (ops/gather_scatter/gather.cpp, ops/gather_scatter/scatter.cpp)
 // share: index dtype, the *Elements shape rule, ND index-tuple maps, and launches
-// of gk_gs_* kernels (ops/kernels/gather_scatter.cuh), which all end their
+// of gk_gs_* kernels (ops/gather_scatter/gather_scatter.cuh), which all end their
 // parameters with (error flag, n) and run n threads.
 #pragma once
 

@@ -1,4 +1,4 @@
-// CPU instantiations of ops/kernels/linalg.cuh.
+// CPU instantiations of ops/linalg/linalg.cuh.
 #include "backends/cpu/cpu_kernel_table.h"
 #include "ops/linalg/family.h"
 #include "ops/kernel_sources.h"

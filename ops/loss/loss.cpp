@@ -1,8 +1,8 @@
 // NegativeLogLikelihoodLoss (12, 13, 22) and SoftmaxCrossEntropyLoss (12, 13).
 // The versions differ only in element types: bfloat16 arrives with NLL 22 and
-// SCE 13. SCE is the log-softmax of its scores along C (ops/kernels/softmax.cuh,
+// SCE 13. SCE is the log-softmax of its scores along C (ops/softmax/softmax.cuh,
 // written to the optional log_prob output or to scratch) followed by the NLL
-// kernel of ops/kernels/loss.cuh.
+// kernel of ops/loss/loss.cuh.
 #include "ops/loss/family.h"
 #include "ops/kernel_sources.h"
 #include "ops/core/kernel_types.h"
@@ -11,9 +11,9 @@
 namespace gk {
 namespace {
 
-enum Reduction : int32_t { kNone = 0, kSum = 1, kMean = 2 };  // GK_LOSS_* in ops/kernels/loss.cuh
+enum Reduction : int32_t { kNone = 0, kSum = 1, kMean = 2 };  // GK_LOSS_* in ops/loss/loss.cuh
 
-// Must match gk_loss_params in ops/kernels/loss.cuh.
+// Must match gk_loss_params in ops/loss/loss.cuh.
 struct LossParams {
   int64_t m = 0;
   int64_t classes = 0;
@@ -117,7 +117,7 @@ Status run_sce(KernelContext& ctx) {
       GK_TRY(GkBuf buf, ctx.scratch(scores.dtype, scores.numel()));
       log_prob = buf.ptr();
     }
-    // ops/softmax.cpp's launch rule: a block per row once rows are long, unless
+    // ops/softmax/softmax.cpp's launch rule: a block per row once rows are long, unless
     // they are strided columns (here rows are (n, d), C elements D apart).
     const RowGeometry g = axis_geometry(scores.shape, 1);
     const bool block = g.len > 64 && (g.inner == 1 || g.rows < 2048);

@@ -1,7 +1,7 @@
 // NegativeLogLikelihoodLoss over x [N, C, D] (D = prod of the spatial dims, 1 for
 // [N, C]) and target [N, D]: element m = n * D + d takes x[n, target[m], d].
 // SoftmaxCrossEntropyLoss is this on the log-softmax of its scores (computed by
-// ops/kernels/softmax.cuh). An ignored target contributes loss 0 and weight 0; a
+// ops/softmax/softmax.cuh). An ignored target contributes loss 0 and weight 0; a
 // target outside [0, C) that is not ignore_index is treated the same way and
 // raises the error flag (OutOfRange on the host), so x is never read out of
 // bounds. Sums accumulate in gk_acc<T> (f32, f64 for double).
@@ -12,7 +12,7 @@
 #define GK_LOSS_SUM 1
 #define GK_LOSS_MEAN 2
 
-// Must match LossParams in ops/loss.cpp.
+// Must match LossParams in ops/loss/loss.cpp.
 struct gk_loss_params {
   int64_t m;        // N * D
   int64_t classes;  // C

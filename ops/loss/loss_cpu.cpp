@@ -1,4 +1,4 @@
-// CPU instantiations of ops/kernels/loss.cuh.
+// CPU instantiations of ops/loss/loss.cuh.
 #include "backends/cpu/cpu_kernel_table.h"
 #include "ops/loss/family.h"
 #include "ops/kernel_sources.h"

@@ -1,4 +1,4 @@
-// Host side of the tiled GEMM (gk_matmul in ops/kernels/matmul.cuh), shared by the
+// Host side of the tiled GEMM (gk_matmul in ops/matmul/matmul.cuh), shared by the
 // MatMul, Gemm, Conv (1x1) and ConvTranspose launchers.
 #pragma once
 

@@ -1,5 +1,5 @@
 // MatMul / Gemm / Einsum kernels. gk_matmul is the batched tiled GEMM (CUDA body
-// here, CPU twin in ops/cpu/matmul.cpp); gk_einsum is a strided contraction, one
+// here, CPU twin in ops/matmul/matmul_cpu.cpp); gk_einsum is a strided contraction, one
 // output element per loop step.
 #pragma once
 #include "backends/kernel_prelude.cuh"

@@ -1,5 +1,5 @@
 // CPU side of the matmul kernel family: the gk_matmul twin (a whole 64x64 tile
-// per call, ops/cpu/gemm_block.h) and the instantiation table.
+// per call, ops/common/gemm_block.h) and the instantiation table.
 #include "backends/cpu/cpu_kernel_table.h"
 #include "ops/common/gemm_block.h"
 #include "ops/matmul/family.h"

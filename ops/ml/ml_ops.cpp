@@ -1,6 +1,6 @@
-// ai.onnx.ml Binarizer-1 and ArrayFeatureExtractor-1 (ops/kernels/ml_ops.cuh).
+// ai.onnx.ml Binarizer-1 and ArrayFeatureExtractor-1 (ops/ml/ml_ops.cuh).
 // ArrayFeatureExtractor on strings runs on the host at plan time, as the string
-// ops do (ops/string_ops.h).
+// ops do (ops/string/string_ops.h).
 #include "ops/ml/family.h"
 #include "ops/kernel_sources.h"
 #include "ops/core/kernel_types.h"

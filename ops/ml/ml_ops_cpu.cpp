@@ -1,4 +1,4 @@
-// CPU instantiations of ops/kernels/ml_ops.cuh.
+// CPU instantiations of ops/ml/ml_ops.cuh.
 #include "backends/cpu/cpu_kernel_table.h"
 #include "ops/ml/family.h"
 #include "ops/kernel_sources.h"

@@ -1,7 +1,7 @@
 // InstanceNormalization, LayerNormalization, GroupNormalization,
 // MeanVarianceNormalization (all gk_norm_rows with their own rows and affine
 // indexing) and BatchNormalization in its inference form. LRN and LpNormalization
-// live in ops/normalization_local.cpp.
+// live in ops/normalization/normalization_local.cpp.
 #include "ops/normalization/family.h"
 #include "ops/kernel_sources.h"
 #include "ops/core/kernel_types.h"
@@ -10,7 +10,7 @@
 namespace gk {
 namespace {
 
-// Must match gk_norm_params in ops/kernels/normalization.cuh.
+// Must match gk_norm_params in ops/normalization/normalization.cuh.
 struct NormParams {
   RowGeometry g;
   double eps = 0;

@@ -1,4 +1,4 @@
-// Normalisation kernels. gk_norm_rows normalises each row (ops/kernels/common/
+// Normalisation kernels. gk_norm_rows normalises each row (ops/common/
 // rows.cuh) by its own mean and variance, then applies an optional per-channel
 // scale and bias: InstanceNormalization, LayerNormalization, GroupNormalization and
 // MeanVarianceNormalization are all this kernel with different rows and affine

@@ -1,4 +1,4 @@
-// CPU instantiations of ops/kernels/normalization.cuh.
+// CPU instantiations of ops/normalization/normalization.cuh.
 #include "backends/cpu/cpu_kernel_table.h"
 #include "ops/normalization/family.h"
 #include "ops/kernel_sources.h"

@@ -35,7 +35,7 @@ struct gk_pool_args {
     }                                                                 \
   }
 
-// gk_maxpool and gk_avgpool have CPU twins in ops/cpu/pool.cpp that walk output
+// gk_maxpool and gk_avgpool have CPU twins in ops/pool/pool_cpu.cpp that walk output
 // rows (one decode per row instead of per element), with the same fold order.
 #ifdef __CUDACC_RTC__
 // Indices (when I is not null) are flat positions in X, batch and channel included;

@@ -1,7 +1,7 @@
 // Integer matrix products: MatMulInteger (10), QLinearMatMul (10, 21), ConvInteger
 // (10) and QLinearConv (10). Each operand minus its zero point is widened to int32
 // (gk_q_widen; for convolutions gk_q_im2col gathers the im2col matrix), the product
-// runs on the int32 tiled GEMM (ops/gemm_launch.h) with int32 accumulation
+// runs on the int32 tiled GEMM (ops/matmul/gemm_launch.h) with int32 accumulation
 // (wrapping, as the spec allows), and the QLinear ops requantize the result
 // (gk_q_requant). The im2col matrix costs 4 * kernel volume bytes per input byte
 // of scratch (a 3x3 conv: 36x); correctness first, no int8 dot-product path yet.

@@ -1,5 +1,5 @@
 // QuantizeLinear (10, 13, 19, 21, 23, 24, 25), DequantizeLinear (same versions) and
-// DynamicQuantizeLinear (11). Kernels: ops/kernels/quantize.cuh.
+// DynamicQuantizeLinear (11). Kernels: ops/quantize/quantize.cuh.
 //
 // Granularity comes from the scale's shape: one element is per-tensor, a 1-D scale
 // of x's axis length is per-axis (13+), and a scale of x's rank whose axis dim is

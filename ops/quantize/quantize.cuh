@@ -3,7 +3,7 @@
 // DynamicQuantizeLinear's min/max and parameters, and the integer matmul/conv
 // pieces (operand widening to int32 minus the zero point, im2col, requantization).
 // The storage-only element types and their conversions come from the Cast family
-// (ops/kernels/cast.cuh, backends/minifloat.cuh).
+// (ops/cast/cast.cuh, backends/minifloat.cuh).
 #pragma once
 #include "backends/kernel_prelude.cuh"
 #include "backends/minifloat.cuh"

@@ -1,4 +1,4 @@
-// CPU instantiations of ops/kernels/quantize.cuh: every (input, precision, output)
+// CPU instantiations of ops/quantize/quantize.cuh: every (input, precision, output)
 // combination QuantizeLinear-10..25 allows, every (input, output) of
 // DequantizeLinear, and the integer matmul/conv helpers.
 #include "backends/cpu/cpu_kernel_table.h"

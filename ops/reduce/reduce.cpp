@@ -13,7 +13,7 @@
 namespace gk {
 namespace {
 
-// Kernel op codes; must match GK_RED_* in ops/kernels/reduce.cuh.
+// Kernel op codes; must match GK_RED_* in ops/reduce/reduce.cuh.
 constexpr std::array<std::string_view, 10> kReduceOps = {
     "ReduceSum", "ReduceMean", "ReduceMax", "ReduceMin", "ReduceProd",
     "ReduceL1", "ReduceL2", "ReduceLogSum", "ReduceLogSumExp", "ReduceSumSquare"};

@@ -1,4 +1,4 @@
-// Reductions over rows (ops/kernels/common/rows.cuh): ReduceSum/Mean/Max/Min/Prod/
+// Reductions over rows (ops/common/rows.cuh): ReduceSum/Mean/Max/Min/Prod/
 // L1/L2/LogSum/LogSumExp/SumSquare, ArgMax/ArgMin, and the scans CumSum/CumProd.
 //
 // Order of accumulation: gk_reduce_thread (one thread per row) folds a row in

@@ -1,4 +1,4 @@
-// CPU instantiations of ops/kernels/reduce.cuh.
+// CPU instantiations of ops/reduce/reduce.cuh.
 #include "backends/cpu/cpu_kernel_table.h"
 #include "ops/reduce/family.h"
 #include "ops/kernel_sources.h"

@@ -247,7 +247,7 @@ static GK_FN bool gk_resize_source(const gk_resize_gather_args& a, const int64_t
   return extrap;
 }
 
-// Nearest over every axis at once: a pure gather. The CPU twin (ops/cpu/resize.cpp)
+// Nearest over every axis at once: a pure gather. The CPU twin (ops/resize/resize_cpu.cpp)
 // walks output rows instead.
 #ifdef __CUDACC_RTC__
 template <typename T>

@@ -1,7 +1,7 @@
 // CPU side of the resize kernel family: plain GK_KERNEL_LOOP kernels, and a
 // row-walking twin of the nearest gather.
 // Filtered passes read the input type on the first pass and write it on the last;
-// float/double intermediates in between (ops/resize.cpp picks the names).
+// float/double intermediates in between (ops/resize/resize.cpp picks the names).
 #include "backends/cpu/cpu_kernel_table.h"
 #include "ops/resize/family.h"
 #include "ops/kernel_sources.h"

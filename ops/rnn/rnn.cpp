@@ -1,6 +1,6 @@
 // RNN, GRU and LSTM (opsets 7, 14 with `layout`, 22 with bf16), inference forward
 // pass: a state-init launch, one step launch per time step (GRU: two) over both
-// directions at once, then the Y_h/Y_c copies. Kernels in ops/kernels/rnn.cuh.
+// directions at once, then the Y_h/Y_c copies. Kernels in ops/rnn/rnn.cuh.
 #include "ops/rnn/family.h"
 #include "ops/matmul/gemm_launch.h"
 #include "ops/kernel_sources.h"
@@ -14,7 +14,7 @@
 namespace gk {
 namespace {
 
-// Must match gk_rnn_params in ops/kernels/rnn.cuh.
+// Must match gk_rnn_params in ops/rnn/rnn.cuh.
 struct RnnParams {
   int64_t seq = 0, batch = 0, input = 0, hidden = 0, dirs = 1, step = 0;
   int32_t layout = 0, has_clip = 0, lbr = 0, input_forget = 0, reverse_mask = 0;

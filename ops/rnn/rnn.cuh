@@ -12,7 +12,7 @@
 #include "backends/kernel_prelude.cuh"
 #include "ops/common/math.cuh"
 
-// Must match RnnParams in ops/rnn.cpp.
+// Must match RnnParams in ops/rnn/rnn.cpp.
 struct gk_rnn_params {
   int64_t seq;
   int64_t batch;
@@ -31,7 +31,7 @@ struct gk_rnn_params {
   float act_beta[6];
 };
 
-// Activation kinds, in the order of kRnnActivations in ops/rnn.cpp.
+// Activation kinds, in the order of kRnnActivations in ops/rnn/rnn.cpp.
 template <typename A>
 static GK_FN A gk_rnn_act(A x, int32_t kind, float alpha, float beta) {
   const A a = (A)alpha, b = (A)beta;

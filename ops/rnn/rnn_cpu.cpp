@@ -1,4 +1,4 @@
-// CPU instantiations of ops/kernels/rnn.cuh.
+// CPU instantiations of ops/rnn/rnn.cuh.
 #include "backends/cpu/cpu_kernel_table.h"
 #include "ops/rnn/family.h"
 #include "ops/kernel_sources.h"

@@ -25,7 +25,7 @@ GK_KERNEL void gk_window(T* GK_RESTRICT y, int64_t n, double denom, double a0, d
   }
 }
 
-// Must match MelParams in ops/signal_ops.cpp.
+// Must match MelParams in ops/signal/signal_ops.cpp.
 struct gk_mel_params {
   int64_t spectrogram_bins;  // rows: floor(dft_length / 2) + 1
   int64_t mel_bins;          // columns

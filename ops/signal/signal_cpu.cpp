@@ -1,4 +1,4 @@
-// CPU instantiations of ops/kernels/signal.cuh.
+// CPU instantiations of ops/signal/signal.cuh.
 #include "backends/cpu/cpu_kernel_table.h"
 #include "ops/signal/family.h"
 #include "ops/kernel_sources.h"

@@ -79,7 +79,7 @@ Status run_window(KernelContext& ctx) {
 
 // ---- MelWeightMatrix ----------------------------------------------------------
 
-// Mirrors gk_mel_params in ops/kernels/signal.cuh.
+// Mirrors gk_mel_params in ops/signal/signal.cuh.
 struct MelParams {
   int64_t spectrogram_bins;
   int64_t mel_bins;

@@ -10,7 +10,7 @@ namespace gk {
 namespace {
 
 struct SoftmaxAttrs {
-  int mode = 0;  // GK_SOFTMAX / GK_LOGSOFTMAX / GK_HARDMAX in ops/kernels/softmax.cuh
+  int mode = 0;  // GK_SOFTMAX / GK_LOGSOFTMAX / GK_HARDMAX in ops/softmax/softmax.cuh
   bool coerce_2d = false;
   int64_t axis = -1;
 };

@@ -1,4 +1,4 @@
-// Softmax, LogSoftmax and Hardmax over rows (ops/kernels/common/rows.cuh).
+// Softmax, LogSoftmax and Hardmax over rows (ops/common/rows.cuh).
 // LogSoftmax is x - max - log(sum(exp(x - max))), never the log of a softmax, so it
 // stays finite where the softmax underflows. Hardmax puts 1 at the first maximum.
 // f16/bf16 compute in f32. gk_softmax_thread folds a row in order (as the CPU

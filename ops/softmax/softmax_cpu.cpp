@@ -1,4 +1,4 @@
-// CPU instantiations of ops/kernels/softmax.cuh.
+// CPU instantiations of ops/softmax/softmax.cuh.
 #include "backends/cpu/cpu_kernel_table.h"
 #include "ops/softmax/family.h"
 #include "ops/kernel_sources.h"

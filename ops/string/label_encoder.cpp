@@ -1,5 +1,5 @@
 // ai.onnx.ml LabelEncoder (1, 2, 4): maps each element through a key → value table.
-// Host-only like the string ops (ops/string_ops.h): string keys or values cannot
+// Host-only like the string ops (ops/string/string_ops.h): string keys or values cannot
 // live on the device, and a numeric input is planned by value (host_inputs), so
 // the mapping runs in infer().
 #include "ops/string/family.h"

@@ -1,5 +1,5 @@
 // String ops: StringConcat-20, StringSplit-20, RegexFullMatch-20, StringNormalizer-10.
-// Host-only (see ops/string_ops.h): each computes its outputs in infer() from the
+// Host-only (see ops/string/string_ops.h): each computes its outputs in infer() from the
 // host-known input values.
 #include "ops/string/string_ops.h"
 

@@ -1,4 +1,4 @@
-// What the host-only string ops share (ops/string_ops.cpp, ops/label_encoder.cpp).
+// What the host-only string ops share (ops/string/string_ops.cpp, ops/string/label_encoder.cpp).
 // Strings never live on the device, so these ops compute their outputs in infer()
 // from host-known inputs and hand them over as InferContext::output_values; the
 // plan builder then launches nothing for them and run() is never reached.

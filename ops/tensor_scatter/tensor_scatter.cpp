@@ -14,7 +14,7 @@ struct ScatterAttrs {
   bool circular = false;
 };
 
-// Mirrors gk_tensor_scatter_params in ops/kernels/tensor_scatter.cuh.
+// Mirrors gk_tensor_scatter_params in ops/tensor_scatter/tensor_scatter.cuh.
 struct ScatterParams {
   int64_t n, per_batch, seq, max_seq, inner;
   int32_t circular, has_indices;

@@ -6,7 +6,7 @@
 // circular mode wraps it modulo L.
 #include "backends/kernel_prelude.cuh"
 
-// Must match ScatterParams in ops/tensor_scatter.cpp.
+// Must match ScatterParams in ops/tensor_scatter/tensor_scatter.cpp.
 struct gk_tensor_scatter_params {
   int64_t n;          // update elements: P * S * I
   int64_t per_batch;  // prefix rows per batch entry: P / batch

@@ -1,4 +1,4 @@
-// CPU instantiations of ops/kernels/tensor_scatter.cuh.
+// CPU instantiations of ops/tensor_scatter/tensor_scatter.cuh.
 #include "backends/cpu/cpu_kernel_table.h"
 #include "ops/tensor_scatter/family.h"
 #include "ops/kernel_sources.h"

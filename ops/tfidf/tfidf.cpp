@@ -1,6 +1,6 @@
 // TfIdfVectorizer-9: n-gram (with skips) counts of int32/int64 token rows on the
-// device (ops/kernels/tfidf.cuh), of string tokens on the host at plan time (as
-// the string ops do, ops/string_ops.h): strings become pool ids and go through
+// device (ops/tfidf/tfidf.cuh), of string tokens on the host at plan time (as
+// the string ops do, ops/string/string_ops.h): strings become pool ids and go through
 // the same counting function.
 #include "ops/tfidf/family.h"
 #include "ops/kernel_sources.h"

@@ -10,7 +10,7 @@
 #define GK_TFIDF_IDF 1
 #define GK_TFIDF_TFIDF 2
 
-// Must match the launcher in ops/tfidf.cpp.
+// Must match the launcher in ops/tfidf/tfidf.cpp.
 struct gk_tfidf_params {
   int64_t rows;      // 1 for 1-D input
   int64_t cols;      // tokens per row

@@ -1,4 +1,4 @@
-// CPU instantiations of ops/kernels/tfidf.cuh.
+// CPU instantiations of ops/tfidf/tfidf.cuh.
 #include "backends/cpu/cpu_kernel_table.h"
 #include "ops/tfidf/family.h"
 #include "ops/kernel_sources.h"

@@ -1,4 +1,4 @@
-// CPU instantiations of ops/kernels/topk.cuh.
+// CPU instantiations of ops/topk/topk.cuh.
 #include "backends/cpu/cpu_kernel_table.h"
 #include "ops/topk/family.h"
 #include "ops/kernel_sources.h"

@@ -1,7 +1,7 @@
 // ai.onnx.ml TreeEnsemble-5 and TreeEnsembleRegressor-1/3. Both flatten at parse
 // time into one forest (branch nodes, leaves with their votes, roots), checked
 // once (indices in range, no cycles), and run through one kernel
-// (ops/kernels/tree_ensemble.cuh).
+// (ops/tree_ensemble/tree_ensemble.cuh).
 #include "ops/tree_ensemble/family.h"
 #include "ops/kernel_sources.h"
 #include "ops/tree_ensemble/tree_ensemble.cuh"

@@ -1,5 +1,5 @@
 // Tree ensembles (ai.onnx.ml TreeEnsemble-5 and the older TreeEnsembleRegressor /
-// TreeEnsembleClassifier, all flattened to one form by ops/tree_ensemble.cpp).
+// TreeEnsembleClassifier, all flattened to one form by ops/tree_ensemble/tree_ensemble.cpp).
 // One thread per row walks every tree, aggregates the leaf votes per target in
 // a scratch row of the accumulator type, then applies the post transform.
 // Splits and features compare in double: float and double thresholds and inputs
@@ -31,7 +31,7 @@
 // root) >= 0 is a branch node, < 0 is leaf -(child + 1).
 #define GK_TREE_NODE_INTS 8
 
-// Must match the launcher in ops/tree_ensemble.cpp.
+// Must match the launcher in ops/tree_ensemble/tree_ensemble.cpp.
 struct gk_tree_params {
   int64_t rows;
   int64_t features;

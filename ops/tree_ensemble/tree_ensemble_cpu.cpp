@@ -1,4 +1,4 @@
-// CPU instantiations of ops/kernels/tree_ensemble.cuh: <input, output, accumulator>.
+// CPU instantiations of ops/tree_ensemble/tree_ensemble.cuh: <input, output, accumulator>.
 #include "backends/cpu/cpu_kernel_table.h"
 #include "ops/tree_ensemble/family.h"
 #include "ops/kernel_sources.h"

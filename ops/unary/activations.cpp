@@ -1,6 +1,6 @@
 // Activation functions: Relu, LeakyRelu, Elu, Selu, Celu, Sigmoid, HardSigmoid,
 // HardSwish, Swish, Mish, Softplus, Softsign, Gelu, ThresholdedRelu, Shrink.
-// Kernels: ops/kernels/unary.cuh (gk_unary<gk_un_*, T>).
+// Kernels: ops/unary/unary.cuh (gk_unary<gk_un_*, T>).
 #include "ops/unary/family.h"
 #include "ops/unary/unary.h"
 

@@ -1,5 +1,5 @@
 // Unary math ops, IsNaN/IsInf, Not/BitwiseNot and Clip. Kernels:
-// ops/kernels/unary.cuh; activations are in ops/activations.cpp.
+// ops/unary/unary.cuh; activations are in ops/unary/activations.cpp.
 #include "ops/unary/unary.h"
 
 #include "ops/cast/cast.h"

@@ -5,7 +5,7 @@
 #include "backends/kernel_prelude.cuh"
 #include "ops/common/math.cuh"
 
-// Layout matches gk::UnaryParams in ops/unary.h.
+// Layout matches gk::UnaryParams in ops/unary/unary.h.
 struct gk_unary_params {
   float alpha;
   float beta;

@@ -1,5 +1,5 @@
-// Shared by the unary launchers (ops/unary.cpp: math, predicates, Not, Clip;
-// ops/activations.cpp): one gk_unary<functor, T> launch per node.
+// Shared by the unary launchers (ops/unary/unary.cpp: math, predicates, Not, Clip;
+// ops/unary/activations.cpp): one gk_unary<functor, T> launch per node.
 #pragma once
 
 #include "ops/core/kernel_types.h"
@@ -7,7 +7,7 @@
 
 namespace gk {
 
-// Layout matches gk_unary_params in ops/kernels/unary.cuh.
+// Layout matches gk_unary_params in ops/unary/unary.cuh.
 struct UnaryParams {
   float alpha = 0;
   float beta = 0;
@@ -16,7 +16,7 @@ struct UnaryParams {
 };
 
 struct UnaryKind {
-  const char* functor;  // gk_un_* in ops/kernels/unary.cuh
+  const char* functor;  // gk_un_* in ops/unary/unary.cuh
   TypeSet types;
   bool bool_out;
 };

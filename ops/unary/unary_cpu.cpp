@@ -1,5 +1,5 @@
-// CPU instantiations of ops/kernels/unary.cuh; ops/unary.cpp and
-// ops/activations.cpp build the same names.
+// CPU instantiations of ops/unary/unary.cuh; ops/unary/unary.cpp and
+// ops/unary/activations.cpp build the same names.
 #include "backends/cpu/cpu_kernel_table.h"
 #include "ops/unary/family.h"
 #include "ops/kernel_sources.h"

@@ -342,7 +342,7 @@ TEST_CASE("Conv: channel mismatch is a named error", "[ops][conv]") {
 }
 
 TEST_CASE("Conv/ConvTranspose: ONNX node tests", "[ops][conv][onnx]") {
-  run_node_cases({"test_conv"});  // includes ConvInteger (ops/qlinear.cpp)
+  run_node_cases({"test_conv"});  // includes ConvInteger (ops/quantize/qlinear.cpp)
 }
 
 }  // namespace
