@@ -1,6 +1,7 @@
 #include "graph/validate.h"
 
 #include "graph/loader.h"
+#include "ops/core/input_spec.h"
 
 #include <algorithm>
 #include <functional>
@@ -159,6 +160,12 @@ void resolve_ops(Graph& g, LoadProblems& problems, std::string_view context) {
     node.schema = find_op(node.view.domain, node.view.op_type, node.view.opset);
     if (!node.schema) {
       problems.add_op(node.view.domain, node.view.op_type, node.view.opset, node.view.name);
+      continue;
+    }
+    // Before anything reads the inputs: infer rules and launchers index required
+    // inputs unchecked (a Shape given "" as its input crashed `gkrun check`).
+    if (Status s = check_node_inputs(node.view); !s.ok()) {
+      problems.add(s, context);
       continue;
     }
     if (node.schema->impl && node.schema->impl->parse) {

@@ -1,0 +1,87 @@
+// The spec's input lists (ops/core/input_spec.inc, generated from Changelog.md) are
+// what the loader checks required inputs against: every registered op must be in
+// them, or a node of that op would reach its infer rule unchecked.
+#include "ops/core/input_spec.h"
+#include "ops/core/op.h"
+
+#include <catch2/catch.hpp>
+
+#include <algorithm>
+#include <climits>
+
+namespace gk {
+namespace {
+
+NodeView node_of(const char* op_type, int opset, std::vector<bool> present) {
+  NodeView v;
+  v.name = "n";
+  v.op_type = op_type;
+  v.opset = opset;
+  v.input_present = std::move(present);
+  return v;
+}
+
+TEST_CASE("input spec: every registered op version has the spec's inputs", "[ops][registry]") {
+  for (const OpSchema& s : op_table()) {
+    INFO((s.domain[0] ? s.domain : "ai.onnx") << " " << s.op_type << " since " << s.since_version);
+    // Null also when the registration starts below the op's first spec version.
+    CHECK(find_input_spec(s.domain, s.op_type, s.since_version) != nullptr);
+  }
+}
+
+TEST_CASE("input spec: counts follow the spec's ranges", "[ops][registry]") {
+  const InputSpec* gemm13 = find_input_spec("", "Gemm", 13);
+  REQUIRE(gemm13);
+  CHECK(gemm13->min_inputs() == 2);
+  CHECK(gemm13->max_inputs() == 3);
+  const InputSpec* gemm7 = find_input_spec("ai.onnx", "Gemm", 8);  // Gemm-7: C is required
+  REQUIRE(gemm7);
+  CHECK(gemm7->since_version == 7);
+  CHECK(gemm7->min_inputs() == 3);
+  const InputSpec* concat = find_input_spec("", "Concat", 13);
+  REQUIRE(concat);
+  CHECK(concat->min_inputs() == 1);
+  CHECK(concat->max_inputs() == SIZE_MAX);
+  const InputSpec* loop = find_input_spec("", "Loop", 19);  // M? cond? v_initial*
+  REQUIRE(loop);
+  CHECK(loop->min_inputs() == 0);
+  const InputSpec* gru = find_input_spec("", "GRU", 22);
+  REQUIRE(gru);
+  CHECK(gru->min_inputs() == 3);
+  CHECK(gru->max_inputs() == 6);
+  const InputSpec* label = find_input_spec("ai.onnx.ml", "LabelEncoder", 4);
+  REQUIRE(label);
+  CHECK(label->min_inputs() == 1);
+  CHECK(find_input_spec("", "NoSuchOp", 17) == nullptr);
+  CHECK(find_input_spec("", "Gemm", 0) == nullptr);
+  CHECK(find_input_spec("com.example", "Gemm", 13) == nullptr);
+  CHECK(find_input_spec("", "Abs", INT_MAX) != nullptr);
+  CHECK(std::is_sorted(input_specs().begin(), input_specs().end(), [](const InputSpec& a, const InputSpec& b) {
+    return std::tie(a.domain, a.op_type, a.since_version) < std::tie(b.domain, b.op_type, b.since_version);
+  }));
+}
+
+TEST_CASE("input spec: check_node_inputs refuses absent required inputs only", "[ops][registry]") {
+  CHECK(check_node_inputs(node_of("Gemm", 13, {true, true})).ok());
+  CHECK(check_node_inputs(node_of("Gemm", 13, {true, true, true})).ok());
+  CHECK(check_node_inputs(node_of("Clip", 13, {true, false, true})).ok());  // min absent, max given
+  CHECK(check_node_inputs(node_of("Loop", 19, {false, false, true})).ok());
+  CHECK(check_node_inputs(node_of("NoSuchOp", 19, {})).ok());  // unknown ops are reported elsewhere
+
+  Status few = check_node_inputs(node_of("Gemm", 13, {true}));
+  CHECK(few.code() == StatusCode::kInvalidModel);
+  CHECK_THAT(few.message(), Catch::Contains("node 'n' (Gemm): input 1 ('B') is required but absent"));
+  CHECK_THAT(few.message(), Catch::Contains("Gemm-13 takes 2 to 3 inputs"));
+  Status gru = check_node_inputs(node_of("GRU", 22, {true, false, true}));
+  CHECK_THAT(gru.message(), Catch::Contains("input 1 ('W') is required but absent"));
+  Status many = check_node_inputs(node_of("Shape", 21, {true, true}));
+  CHECK(many.code() == StatusCode::kInvalidModel);
+  CHECK_THAT(many.message(), Catch::Contains("has 2 inputs; Shape-21 takes 1 input"));
+  Status hole = check_node_inputs(node_of("Concat", 13, {true, false, true}));  // "" inside a variadic
+  CHECK_THAT(hole.message(), Catch::Contains("input 1 ('inputs') is required but absent"));
+  Status none = check_node_inputs(node_of("Sum", 13, {}));
+  CHECK_THAT(none.message(), Catch::Contains("input 0 ('data_0') is required but absent; Sum-13 takes 1 or more"));
+}
+
+}  // namespace
+}  // namespace gk
