@@ -34,6 +34,7 @@ struct DeviceInfo {
   int cc_major = 0, cc_minor = 0;  // compute capability; 0 on CPU
   size_t total_bytes = 0;
   int threads = 1;                 // CPU worker threads; SM count on CUDA
+  std::string isa;                 // CPU: the vector ISA the kernels run (cpu_isa.h); empty on CUDA
 };
 
 struct MemoryInfo {

@@ -1,5 +1,7 @@
 #include "backends/cpu/cpu_device.h"
 
+#include "backends/cpu/cpu_isa.h"
+
 #include "backends/cpu/cpu_graph.h"
 #include "backends/cpu/cuda_compat.h"
 #include "backends/cpu/thread_pool.h"
@@ -47,6 +49,7 @@ class CpuDevice final : public Device {
       for (const CpuKernelEntry& e : table) kernels_.emplace(strip_spaces(e.name), Kernel{e.name, const_cast<CpuKernelEntry*>(&e)});
     info_.kind = BackendKind::kCpu;
     info_.name = "cpu";
+    info_.isa = cpu_isa_name(active_cpu_isa());
     info_.total_bytes = physical_memory();
     info_.threads = pool_.size();
     if (options.graphs) graphs_ = std::make_unique<CpuGraphs>(*this);

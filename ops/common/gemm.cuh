@@ -1,8 +1,11 @@
 // The tiled GEMM core shared by MatMul, Gemm, Conv and ConvTranspose: one block
-// computes a 64x64 output tile, C(m, n) = sum_k A(m, k) * B(k, n), each element
-// folded in ascending k with one fused multiply-add per term (gk_madd), starting
-// from zero. The CPU twin (ops/common/gemm_block.h) packs the same tile into
-// registers with the same per-element order, so both backends agree bit for bit.
+// computes a 64x64 output tile, C(m, n) = sum_k A(m, k) * B(k, n). Each element
+// folds K in blocks of GK_GEMM_KBLOCK terms (ascending k, one fused multiply-add
+// per term with gk_madd, each block from zero), and the block sums are added in
+// order to the element's total, which starts from zero (../shared/DESIGN.md,
+// Numerics: the error grows with K / 32 instead of K). The CPU twin
+// (ops/common/gemm_block.h, gemm_micro.h) folds each element the same way, so both
+// backends agree bit for bit.
 //
 // On CUDA: 256 threads, each a 4x4 register block (rows ty + 16 i, columns
 // tx + 16 j so that stores coalesce), operands staged through shared memory in
@@ -12,6 +15,7 @@
 
 #define GK_GEMM_TILE 64
 #define GK_GEMM_TK 16
+#define GK_GEMM_KBLOCK 32
 #define GK_GEMM_THREADS 256
 
 static GK_FN float gk_madd(float a, float b, float c) { return fmaf(a, b, c); }
@@ -47,9 +51,9 @@ static __device__ void gk_gemm_block(const LA& la, const LB& lb, const ST& st, i
   __shared__ Acc As[GK_GEMM_TK][GK_GEMM_TILE + 1];
   __shared__ Acc Bs[GK_GEMM_TK][GK_GEMM_TILE];
   const int tid = threadIdx.x, tx = tid % 16, ty = tid / 16;
-  Acc acc[4][4];
+  Acc acc[4][4], blk[4][4];
   for (int i = 0; i < 4; ++i)
-    for (int j = 0; j < 4; ++j) acc[i][j] = (Acc)0;
+    for (int j = 0; j < 4; ++j) acc[i][j] = blk[i][j] = (Acc)0;
   for (int64_t k0 = 0; k0 < K; k0 += GK_GEMM_TK) {
     for (int r = 0; r < 4; ++r) {
       int e = tid + r * GK_GEMM_THREADS;
@@ -67,7 +71,14 @@ static __device__ void gk_gemm_block(const LA& la, const LB& lb, const ST& st, i
       for (int i = 0; i < 4; ++i) a[i] = As[kk][ty + 16 * i];
       for (int j = 0; j < 4; ++j) b[j] = Bs[kk][tx + 16 * j];
       for (int i = 0; i < 4; ++i)
-        for (int j = 0; j < 4; ++j) acc[i][j] = gk_madd(a[i], b[j], acc[i][j]);
+        for (int j = 0; j < 4; ++j) blk[i][j] = gk_madd(a[i], b[j], blk[i][j]);
+      const int64_t k = k0 + kk + 1;  // terms folded so far
+      if (k % GK_GEMM_KBLOCK == 0 || k == K)
+        for (int i = 0; i < 4; ++i)
+          for (int j = 0; j < 4; ++j) {
+            acc[i][j] = acc[i][j] + blk[i][j];
+            blk[i][j] = (Acc)0;
+          }
     }
     __syncthreads();
   }

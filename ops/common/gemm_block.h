@@ -1,17 +1,16 @@
-// CPU twin of gk_gemm_block (ops/common/gemm.cuh): one 64x64 output tile
-// per call. Operands are packed k-slice by k-slice into tile-wide panels
-// (Ap[k][m], Bp[k][n], 64 wide, zero outside the tile), then an MR x NR register
-// block runs over each slice with contiguous NR-wide rows the compiler vectorises.
-// Every element still folds its K terms in ascending k with one gk_madd each,
-// starting from zero, exactly as the CUDA block does, so results match bit for bit.
+// CPU twin of gk_gemm_block (ops/common/gemm.cuh): one output tile of up to
+// 256 x 64 per call. Operands are packed into panels (Ap[k][m], panel_rows wide;
+// Bp[k][n] k-slice by k-slice, 64 wide; zero outside the tile), then the ISA's
+// register block (gemm_micro.h) runs over each slice. Every element folds K in
+// blocks of 32 exactly as the CUDA block does, so results match bit for bit.
 #pragma once
 
 #include "ops/common/epilogue.cuh"
 #include "ops/common/gemm.cuh"
+#include "ops/common/gemm_micro.h"
 
 #include <algorithm>
 #include <cstdint>
-#include <immintrin.h>
 #include <vector>
 
 namespace gk::cpu_gemm {
@@ -21,117 +20,77 @@ constexpr int kTile = GK_GEMM_TILE;
 // the Xeon these were measured on) while the B row block stays in L1.
 constexpr int kKc = 128;
 
-// Register block. GCC's auto-vectoriser turns the generic loop below into
-// permute-heavy SLP code (1.5 GFLOP/s on a 512^3 f32 MatMul), so f32/f64 have
-// explicit FMA kernels: 8 rows x 2 vectors (16 accumulators of the 32 AVX-512
-// registers). An FMA instruction rounds exactly as fmaf/fma, so the fold and its
-// result are unchanged.
-#if defined(__AVX512F__)
-constexpr int kVecF = 16, kVecD = 8;
-#elif defined(__AVX2__) && defined(__FMA__)
-constexpr int kVecF = 8, kVecD = 4;
-#else
-constexpr int kVecF = 4, kVecD = 2;
-#endif
-template <typename Acc>
-struct Micro {
-  static constexpr int MR = 8, NR = 16;
-};
-template <>
-struct Micro<float> {
-  static constexpr int MR = 8, NR = 2 * kVecF;
-};
-template <>
-struct Micro<double> {
-  static constexpr int MR = 8, NR = 2 * kVecD;
-};
+// The widest register block of any ISA (gemm_micro.h): the slack a conv row run
+// may write past its tile.
+constexpr int kMaxNR = 32;
 
-template <typename Acc, int MR, int NR>
-inline __attribute__((always_inline)) void micro(int kc, const Acc* __restrict a, const Acc* __restrict b,
-                                                 Acc* __restrict c) {
-  Acc r[MR][NR];
-  for (int i = 0; i < MR; ++i)
-    for (int j = 0; j < NR; ++j) r[i][j] = c[i * kTile + j];
-  for (int k = 0; k < kc; ++k) {
-    const Acc* ak = a + k * kTile;
-    const Acc* bk = b + k * kTile;
-    for (int i = 0; i < MR; ++i) {
-      const Acc av = ak[i];
-      for (int j = 0; j < NR; ++j) r[i][j] = gk_madd(av, bk[j], r[i][j]);
-    }
-  }
-  for (int i = 0; i < MR; ++i)
-    for (int j = 0; j < NR; ++j) c[i * kTile + j] = r[i][j];
+// A CPU block's row tile is up to kMaxRowTiles CUDA tiles tall, so that each
+// packed B slice (the im2col panel of a conv) serves up to 256 rows of A; the
+// rows are a contiguous range of the tiles gk_gemm_block would give one block
+// each (row_chunk), and every element's fold is unchanged.
+constexpr int kMaxRowTiles = 4;
+// Rows of an A panel for a tile of mt rows: what any MR's last strip may read
+// (6 on AVX2: 258 rows for 256), zero past mt.
+inline int64_t panel_rows(int64_t mt) { return (mt + 7) / 8 * 8 + 8; }
+constexpr int64_t kMaxPanelRows = kMaxRowTiles * kTile + 8;
+
+// The rows [m0, m0 + mt) of this CPU block's chunk `i` of row tiles: blockIdx.y
+// takes ceil(tiles / gridDim.y) consecutive tiles (gemm_grid), kMaxRowTiles at a
+// time.
+struct RowChunk {
+  int64_t m0, mt;
+};
+inline int64_t row_chunks(int64_t M) {
+  const int64_t tiles = (M + kTile - 1) / kTile, per = (tiles + gridDim.y - 1) / gridDim.y;
+  const int64_t first = blockIdx.y * per, last = std::min(tiles, first + per);
+  return last > first ? (last - first + kMaxRowTiles - 1) / kMaxRowTiles : 0;
+}
+inline RowChunk row_chunk(int64_t M, int64_t i) {
+  const int64_t tiles = (M + kTile - 1) / kTile, per = (tiles + gridDim.y - 1) / gridDim.y;
+  const int64_t last = std::min(tiles, blockIdx.y * per + per);
+  const int64_t t0 = blockIdx.y * per + i * kMaxRowTiles, t1 = std::min(last, t0 + kMaxRowTiles);
+  return {t0 * kTile, std::min(M, t1 * kTile) - t0 * kTile};
 }
 
-#if defined(__AVX512F__) || (defined(__AVX2__) && defined(__FMA__))
-#if defined(__AVX512F__)
-#define GK_VF __m512
-#define GK_VD __m512d
-#define GK_VF_(op) _mm512_##op##_ps
-#define GK_VD_(op) _mm512_##op##_pd
-#else
-#define GK_VF __m256
-#define GK_VD __m256d
-#define GK_VF_(op) _mm256_##op##_ps
-#define GK_VD_(op) _mm256_##op##_pd
-#endif
-#define GK_MICRO_VEC(T, V, OP, W)                                                                   \
-  template <>                                                                                       \
-  inline __attribute__((always_inline)) void micro<T, 8, 2 * W>(int kc, const T* __restrict a,      \
-                                                                const T* __restrict b, T* __restrict c) { \
-    V r[8][2];                                                                                      \
-    for (int i = 0; i < 8; ++i) {                                                                   \
-      r[i][0] = OP(loadu)(c + i * kTile);                                                           \
-      r[i][1] = OP(loadu)(c + i * kTile + W);                                                       \
-    }                                                                                               \
-    for (int k = 0; k < kc; ++k) {                                                                  \
-      const V b0 = OP(loadu)(b + k * kTile), b1 = OP(loadu)(b + k * kTile + W);                     \
-      const T* ak = a + k * kTile;                                                                  \
-      for (int i = 0; i < 8; ++i) {                                                                 \
-        const V av = OP(set1)(ak[i]);                                                               \
-        r[i][0] = OP(fmadd)(av, b0, r[i][0]);                                                       \
-        r[i][1] = OP(fmadd)(av, b1, r[i][1]);                                                       \
-      }                                                                                             \
-    }                                                                                               \
-    for (int i = 0; i < 8; ++i) {                                                                   \
-      OP(storeu)(c + i * kTile, r[i][0]);                                                           \
-      OP(storeu)(c + i * kTile + W, r[i][1]);                                                       \
-    }                                                                                               \
-  }
-GK_MICRO_VEC(float, GK_VF, GK_VF_, kVecF)
-GK_MICRO_VEC(double, GK_VD, GK_VD_, kVecD)
-#undef GK_MICRO_VEC
-#undef GK_VF
-#undef GK_VD
-#undef GK_VF_
-#undef GK_VD_
-#endif
-
-// acc (kTile x kTile, row-major) = A B over the tile's mt x nt valid part.
-// ap: the tile's whole A panel, ap[k * kTile + i] (zero past mt), packed once per
-// row tile and reused across column tiles; pack_b(k0, kc, Bp) fills
-// Bp[kk * kTile + j] for all j < kTile (zero past nt).
+// acc (panel_rows(mt) x kTile, row-major) = A B over the tile's mt x nt valid part
+// (the strips' rows and columns; nothing needs zeroing first).
+// ap: the tile's whole A panel, ap[k * panel_rows(mt) + i] (zero past mt), packed
+// once per row tile and reused across column tiles; pack_b(k0, kc, Bp) fills
+// Bp[kk * kTile + j] for all j < kTile (zero past nt). kKc is a multiple of the
+// K block, so every micro-kernel call starts on a block boundary.
 template <typename Acc, class PackB>
 void gemm_tile(int64_t mt, int64_t nt, int64_t K, const Acc* ap, const PackB& pack_b, Acc* acc) {
-  constexpr int MR = Micro<Acc>::MR, NR = Micro<Acc>::NR;
+  static_assert(kKc % kKBlock == 0);
+  const MicroKernel<Acc> mk = micro_kernel<Acc>();
+  const int64_t lda = panel_rows(mt);
   alignas(64) Acc bp[kKc * kTile];
-  std::fill(acc, acc + kTile * kTile, Acc(0));
-  const int mstrips = static_cast<int>((mt + MR - 1) / MR), nstrips = static_cast<int>((nt + NR - 1) / NR);
+  const int mstrips = static_cast<int>((mt + mk.mr - 1) / mk.mr), nstrips = static_cast<int>((nt + mk.nr - 1) / mk.nr);
+  if (K == 0) std::fill(acc, acc + lda * kTile, Acc(0));  // an empty sum: no call stores
   for (int64_t k0 = 0; k0 < K; k0 += kKc) {
     const int kc = static_cast<int>(std::min<int64_t>(kKc, K - k0));
     pack_b(k0, kc, bp);
     for (int js = 0; js < nstrips; ++js)
-      for (int is = 0; is < mstrips; ++is)
-        micro<Acc, MR, NR>(kc, ap + k0 * kTile + is * MR, bp + js * NR, acc + is * MR * kTile + js * NR);
+      for (int is = 0; is < mstrips; ++is) {
+        const MicroArgs<Acc> m{kc, 1, 0, ap + k0 * lda + is * mk.mr, lda, bp + js * mk.nr, kTile,
+                               acc + is * mk.mr * kTile + js * mk.nr, kTile, k0 == 0};
+        mk.run(m);
+      }
   }
 }
 
-// A per-thread buffer for a whole A panel (K x kTile).
+// Per-thread buffers: a whole A panel (K x panel_rows(mt)) and an accumulator
+// tile of `elems`.
 template <typename Acc>
-Acc* a_panel(int64_t K) {
+Acc* a_panel(int64_t K, int64_t mt) {
   thread_local std::vector<Acc> buf;
-  if (buf.size() < static_cast<size_t>(K * kTile + 1)) buf.resize(K * kTile + 1);
+  const size_t need = static_cast<size_t>(K * panel_rows(mt) + 1);
+  if (buf.size() < need) buf.resize(need);
+  return buf.data();
+}
+template <typename Acc>
+Acc* acc_tile(int64_t elems) {
+  thread_local std::vector<Acc> buf;
+  if (buf.size() < static_cast<size_t>(elems)) buf.resize(static_cast<size_t>(elems));
   return buf.data();
 }
 
@@ -174,28 +133,30 @@ inline void store_row(const Acc* r, int64_t n, T* y, float alpha, int has_c, con
 }
 
 // The common packers: a strided matrix (row stride, column stride) into a panel.
-// Row-major A (k contiguous) is transposed into Ap; Bp rows are copied.
+// Row-major A (k contiguous) is transposed into Ap (panel_rows wide); Bp rows
+// (kTile wide) are copied.
 template <typename Acc, typename T>
 inline void pack_rows_to_panel(const T* base, int64_t s_major, int64_t s_minor, int64_t n_major,
                                int64_t k0, int64_t kc, Acc* panel) {
-  // panel[kk * kTile + i] = base[i * s_major + (k0 + kk) * s_minor], i < n_major
+  // panel[kk * P + i] = base[i * s_major + (k0 + kk) * s_minor], i < n_major, P = panel_rows(n_major)
+  const int64_t P = panel_rows(n_major);
   if (s_major == 1 && s_minor != 1) {  // transposed operand: rows of the panel are contiguous
     for (int64_t kk = 0; kk < kc; ++kk) {
       const T* src = base + (k0 + kk) * s_minor;
-      for (int64_t i = 0; i < n_major; ++i) panel[kk * kTile + i] = static_cast<Acc>(src[i]);
-      for (int64_t i = n_major; i < kTile; ++i) panel[kk * kTile + i] = Acc(0);
+      for (int64_t i = 0; i < n_major; ++i) panel[kk * P + i] = static_cast<Acc>(src[i]);
+      for (int64_t i = n_major; i < P; ++i) panel[kk * P + i] = Acc(0);
     }
     return;
   }
   for (int64_t i = 0; i < n_major; ++i) {
     const T* src = base + i * s_major + k0 * s_minor;
     if (s_minor == 1)
-      for (int64_t kk = 0; kk < kc; ++kk) panel[kk * kTile + i] = static_cast<Acc>(src[kk]);
+      for (int64_t kk = 0; kk < kc; ++kk) panel[kk * P + i] = static_cast<Acc>(src[kk]);
     else
-      for (int64_t kk = 0; kk < kc; ++kk) panel[kk * kTile + i] = static_cast<Acc>(src[kk * s_minor]);
+      for (int64_t kk = 0; kk < kc; ++kk) panel[kk * P + i] = static_cast<Acc>(src[kk * s_minor]);
   }
   for (int64_t kk = 0; kk < kc; ++kk)
-    for (int64_t i = n_major; i < kTile; ++i) panel[kk * kTile + i] = Acc(0);
+    for (int64_t i = n_major; i < P; ++i) panel[kk * P + i] = Acc(0);
 }
 
 template <typename Acc, typename T>

@@ -100,7 +100,9 @@ GK_KERNEL void gk_conv_depthwise(const T* X, const T* W, const T* B, T* Y, gk_co
     int64_t oh = t % a.out[1], od = t / a.out[1];
     const T* x = X + (img * a.C + co / a.M) * a.in[0] * a.in[1] * a.in[2];
     const T* w = W + co * a.k[0] * a.k[1] * a.k[2];
-    Acc acc = (Acc)0;
+    // Taps fold in blocks of GK_GEMM_KBLOCK tap indices (blk), each added in order to acc.
+    Acc acc = (Acc)0, blk = (Acc)0;
+    int64_t block = 0;
     for (int64_t kd = 0; kd < a.k[0]; ++kd) {
       int64_t id = od * a.s[0] - a.pad[0] + kd * a.dil[0];
       if (id < 0 || id >= a.in[0]) continue;
@@ -108,13 +110,21 @@ GK_KERNEL void gk_conv_depthwise(const T* X, const T* W, const T* B, T* Y, gk_co
         int64_t ih = oh * a.s[1] - a.pad[1] + kh * a.dil[1];
         if (ih < 0 || ih >= a.in[1]) continue;
         const T* xr = x + (id * a.in[1] + ih) * a.in[2];
-        const T* wr = w + (kd * a.k[1] + kh) * a.k[2];
+        const int64_t tap0 = (kd * a.k[1] + kh) * a.k[2];
+        const T* wr = w + tap0;
         for (int64_t kw = 0; kw < a.k[2]; ++kw) {
           int64_t iw = ow * a.s[2] - a.pad[2] + kw * a.dil[2];
-          if (iw >= 0 && iw < a.in[2]) acc = gk_madd((Acc)xr[iw], (Acc)wr[kw], acc);
+          if (iw < 0 || iw >= a.in[2]) continue;
+          if ((tap0 + kw) / GK_GEMM_KBLOCK != block) {
+            acc = acc + blk;
+            blk = (Acc)0;
+            block = (tap0 + kw) / GK_GEMM_KBLOCK;
+          }
+          blk = gk_madd((Acc)xr[iw], (Acc)wr[kw], blk);
         }
       }
     }
+    acc = acc + blk;
     Acc b = a.has_bias ? (Acc)B[co] : (Acc)0;
     Y[i] = (T)gk_epilogue(gk_gemm_finish(acc, 1.0f, a.has_bias, b, 1.0f), epi, ea, eb);
   }

@@ -8,6 +8,7 @@
 // CUDA kernels' per-element folding order.
 #include "backends/cpu/cpu_kernel_table.h"
 #include "ops/common/gemm_block.h"
+#include "ops/conv/depthwise_micro.h"
 #include "ops/conv/family.h"
 #include "ops/kernel_sources.h"
 #include "ops/conv/conv.cuh"
@@ -87,88 +88,30 @@ void pack_im2col(const T* x, const gk_conv_args& a, const Run* runs, int nruns, 
 // wide with zeros in the padding, and the register block reads the KW taps as
 // windows of the same packed row shifted by the dilation. For a 3x3 kernel that
 // packs a third of the elements; the fold per output is still (c, kh, kw)
-// ascending with one gk_madd each from zero, so results are unchanged.
-template <typename Acc, int MR, int NR>
-inline __attribute__((always_inline)) void micro_window(int64_t rows, int64_t kws, int64_t dil,
-                                                        const Acc* __restrict a, const Acc* __restrict seg,
-                                                        int64_t seg_w, Acc* __restrict c, int64_t ldc) {
-  using gk::cpu_gemm::kTile;
-  Acc r[MR][NR] = {};
-  for (int64_t row = 0; row < rows; ++row)
-    for (int64_t kw = 0; kw < kws; ++kw, a += kTile) {
-      const Acc* b = seg + row * seg_w + kw * dil;
-      for (int i = 0; i < MR; ++i)
-        for (int j = 0; j < NR; ++j) r[i][j] = gk_madd(a[i], b[j], r[i][j]);
-    }
-  for (int i = 0; i < MR; ++i)
-    for (int j = 0; j < NR; ++j) c[i * ldc + j] = r[i][j];
-}
-
-#if defined(__AVX512F__) || (defined(__AVX2__) && defined(__FMA__))
-#if defined(__AVX512F__)
-using VecF = __m512;
-inline VecF vload(const float* p) { return _mm512_loadu_ps(p); }
-inline VecF vset1(float v) { return _mm512_set1_ps(v); }
-inline VecF vfma(VecF a, VecF b, VecF c) { return _mm512_fmadd_ps(a, b, c); }
-inline VecF vzero() { return _mm512_setzero_ps(); }
-inline void vstore(float* p, VecF v) { _mm512_storeu_ps(p, v); }
-#else
-using VecF = __m256;
-inline VecF vload(const float* p) { return _mm256_loadu_ps(p); }
-inline VecF vset1(float v) { return _mm256_set1_ps(v); }
-inline VecF vfma(VecF a, VecF b, VecF c) { return _mm256_fmadd_ps(a, b, c); }
-inline VecF vzero() { return _mm256_setzero_ps(); }
-inline void vstore(float* p, VecF v) { _mm256_storeu_ps(p, v); }
-#endif
-// An FMA instruction rounds as fmaf (gk_madd): the same results as the loop above.
-template <>
-inline __attribute__((always_inline)) void micro_window<float, 8, 2 * gk::cpu_gemm::kVecF>(
-    int64_t rows, int64_t kws, int64_t dil, const float* __restrict a, const float* __restrict seg, int64_t seg_w,
-    float* __restrict c, int64_t ldc) {
-  using gk::cpu_gemm::kTile;
-  constexpr int W = gk::cpu_gemm::kVecF;
-  VecF r[8][2];
-  for (int i = 0; i < 8; ++i) r[i][0] = r[i][1] = vzero();
-  for (int64_t row = 0; row < rows; ++row)
-    for (int64_t kw = 0; kw < kws; ++kw, a += kTile) {
-      const float* b = seg + row * seg_w + kw * dil;
-      const VecF b0 = vload(b), b1 = vload(b + W);
-      for (int i = 0; i < 8; ++i) {
-        const VecF av = vset1(a[i]);
-        r[i][0] = vfma(av, b0, r[i][0]);
-        r[i][1] = vfma(av, b1, r[i][1]);
-      }
-    }
-  for (int i = 0; i < 8; ++i) {
-    vstore(c + i * ldc, r[i][0]);
-    vstore(c + i * ldc + W, r[i][1]);
-  }
-}
-#endif
-
+// ascending in blocks of 32 terms, so results are unchanged.
 bool row_window_path(const gk_conv_args& a) {
   return a.s[2] == 1 && a.k[0] == 1 && a.in[0] == 1 && a.out[0] == 1;
 }
 
 // Row stride of the window path's accumulator tile: a run's last strip may reach
 // NR - 1 columns past the tile (the next run, in order, overwrites its own).
-template <typename Acc>
-constexpr int64_t kWindowLd = gk::cpu_gemm::kTile + gk::cpu_gemm::Micro<Acc>::NR;
+constexpr int64_t kWindowLd = gk::cpu_gemm::kTile + gk::cpu_gemm::kMaxNR;
 
-// One tile of the output (its runs) into acc (row stride kWindowLd), through the
-// row-window path.
+// One tile of the output (its runs, mt rows) into acc (row stride kWindowLd),
+// through the row-window path; ap's row stride is panel_rows(mt).
 template <typename Acc, typename T>
 void conv_tile_windows(const T* x, const gk_conv_args& a, const Run* runs, int nruns, int64_t mt, const Acc* ap,
                        Acc* acc) {
-  using gk::cpu_gemm::kTile;
-  constexpr int MR = gk::cpu_gemm::Micro<Acc>::MR, NR = gk::cpu_gemm::Micro<Acc>::NR;
+  using namespace gk::cpu_gemm;
+  const MicroKernel<Acc> mk = micro_kernel<Acc>();
   const int64_t kh_n = a.k[1], kw_n = a.k[2], rows = a.Cg * kh_n, reach = (kw_n - 1) * a.dil[2];
   thread_local std::vector<Acc> seg_buf;
-  const int mstrips = static_cast<int>((mt + MR - 1) / MR);
+  const int mstrips = static_cast<int>((mt + mk.mr - 1) / mk.mr);
+  if (rows * kw_n == 0) std::fill(acc, acc + panel_rows(mt) * kWindowLd, Acc(0));  // an empty sum: no call stores
   for (int ri = 0; ri < nruns; ++ri) {
     const Run& run = runs[ri];
-    const int64_t len = run.j1 - run.j0, nstrips = (len + NR - 1) / NR;
-    const int64_t seg_w = nstrips * NR + reach;
+    const int64_t len = run.j1 - run.j0, nstrips = (len + mk.nr - 1) / mk.nr;
+    const int64_t seg_w = nstrips * mk.nr + reach;
     if (seg_buf.size() < static_cast<size_t>(rows * seg_w)) seg_buf.resize(static_cast<size_t>(rows * seg_w));
     Acc* seg = seg_buf.data();
     // Packed column t is input column run.ow0 - pad + t.
@@ -188,9 +131,11 @@ void conv_tile_windows(const T* x, const gk_conv_args& a, const Run* runs, int n
         for (int64_t t = t_hi; t < seg_w; ++t) dst[t] = Acc(0);
       }
     for (int64_t js = 0; js < nstrips; ++js)
-      for (int is = 0; is < mstrips; ++is)
-        micro_window<Acc, MR, NR>(rows, kw_n, a.dil[2], ap + is * MR, seg + js * NR, seg_w,
-                                  acc + is * MR * kWindowLd<Acc> + run.j0 + js * NR, kWindowLd<Acc>);
+      for (int is = 0; is < mstrips; ++is) {
+        const MicroArgs<Acc> m{rows, kw_n, a.dil[2], ap + is * mk.mr, panel_rows(mt), seg + js * mk.nr, seg_w,
+                               acc + is * mk.mr * kWindowLd + run.j0 + js * mk.nr, kWindowLd, true};
+        mk.run(m);
+      }
   }
 }
 
@@ -200,10 +145,9 @@ template <typename T>
 void gk_conv(const T* X, const T* W, const T* B, T* Y, gk_conv_args a, int32_t epi, float ea, float eb) {
   using Acc = typename gk_acc<T>::type;
   using namespace gk::cpu_gemm;
-  const int64_t mtiles = (a.M + kTile - 1) / kTile, ptiles = (a.P + kTile - 1) / kTile;
+  const int64_t ptiles = (a.P + kTile - 1) / kTile, chunks = row_chunks(a.M);
   const int64_t isz = a.in[0] * a.in[1] * a.in[2];
-  alignas(64) Acc acc[kTile * kWindowLd<Acc>];
-  Acc* ap = a_panel<Acc>(a.K);
+  Acc* acc = acc_tile<Acc>(kMaxPanelRows * kWindowLd);
   Run runs[kTile];
   const bool windows = row_window_path(a);
   for (int64_t z = blockIdx.z; z < a.batch; z += gridDim.z) {
@@ -211,8 +155,9 @@ void gk_conv(const T* X, const T* W, const T* B, T* Y, gk_conv_args a, int32_t e
     const T* x = X + (n * a.C + g * a.Cg) * isz;
     const T* w = W + g * a.M * a.K;
     const T* bias = a.has_bias ? B + g * a.M : nullptr;
-    for (int64_t mtile = blockIdx.y; mtile < mtiles; mtile += gridDim.y) {
-      const int64_t m0 = mtile * kTile, mt = std::min<int64_t>(kTile, a.M - m0);
+    for (int64_t ci = 0; ci < chunks; ++ci) {
+      const auto [m0, mt] = row_chunk(a.M, ci);
+      Acc* ap = a_panel<Acc>(a.K, mt);
       pack_rows_to_panel(w + m0 * a.K, a.K, 1, mt, 0, a.K, ap);
       for (int64_t ptile = blockIdx.x; ptile < ptiles; ptile += gridDim.x) {
         const int64_t p0 = ptile * kTile, nt = std::min<int64_t>(kTile, a.P - p0);
@@ -222,7 +167,7 @@ void gk_conv(const T* X, const T* W, const T* B, T* Y, gk_conv_args a, int32_t e
             mt, nt, a.K, ap, [&](int64_t k0, int kc, Acc* bp) { pack_im2col(x, a, runs, nruns, nt, k0, kc, bp); },
             acc);
         T* y = Y + (n * a.Cout + g * a.M) * a.P + p0;
-        const int64_t ld = windows ? kWindowLd<Acc> : kTile;
+        const int64_t ld = windows ? kWindowLd : kTile;
         for (int64_t i = 0; i < mt; ++i)
           store_row(acc + i * ld, nt, y + (m0 + i) * a.P, 1.0f, a.has_bias, bias ? bias + m0 + i : nullptr, 0,
                     1.0f, epi, ea, eb);
@@ -231,41 +176,7 @@ void gk_conv(const T* X, const T* W, const T* B, T* Y, gk_conv_args a, int32_t e
   }
 }
 
-constexpr int64_t kMaxDepthwiseRows = 64;
-
-// NC output columns from segment column `ow` on.
-template <int NC, typename Acc, typename T>
-inline void depthwise_interior(const Acc* const* rows, const T* const* wrows, int nrows, int64_t kw_n, int64_t dil,
-                               int64_t ow, Acc* out) {
-  Acc s[NC] = {};
-  for (int r = 0; r < nrows; ++r)
-    for (int64_t kw = 0; kw < kw_n; ++kw) {
-      const Acc wv = static_cast<Acc>(wrows[r][kw]);
-      const Acc* src = rows[r] + ow + kw * dil;
-      for (int j = 0; j < NC; ++j) s[j] = gk_madd(src[j], wv, s[j]);
-    }
-  for (int j = 0; j < NC; ++j) out[j] = s[j];
-}
-
-#if defined(__AVX512F__) || (defined(__AVX2__) && defined(__FMA__))
-// f32: the sums live in vector registers (GCC keeps the generic loop's array on
-// the stack); 64 columns are 4-8 independent FMA chains, enough to hide latency.
-template <int NC>
-inline void depthwise_interior(const float* const* rows, const float* const* wrows, int nrows, int64_t kw_n,
-                               int64_t dil, int64_t ow, float* out) {
-  constexpr int W = gk::cpu_gemm::kVecF, NV = NC / W;
-  static_assert(NC % W == 0);
-  VecF r[NV];
-  for (int v = 0; v < NV; ++v) r[v] = vzero();
-  for (int row = 0; row < nrows; ++row)
-    for (int64_t kw = 0; kw < kw_n; ++kw) {
-      const VecF wv = vset1(wrows[row][kw]);
-      const float* src = rows[row] + ow + kw * dil;
-      for (int v = 0; v < NV; ++v) r[v] = vfma(vload(src + v * W), wv, r[v]);
-    }
-  for (int v = 0; v < NV; ++v) vstore(out + v * W, r[v]);
-}
-#endif
+using gk::cpu_conv::kMaxDepthwiseRows;
 
 // Output columns [c0, c1) of one depthwise row, stride 1, into acc; false (nothing
 // written) when a weight of the row is not finite. The input rows the taps read
@@ -277,44 +188,44 @@ inline void depthwise_interior(const float* const* rows, const float* const* wro
 template <typename Acc, typename T>
 bool depthwise_row_s1(const T* x, const T* w, const gk_conv_args& a, int64_t od, int64_t oh, int64_t c0, int64_t c1,
                       Acc* acc) {
-  constexpr int kWide = 64, kNarrow = 16;
+  const gk::cpu_conv::DepthwiseKernel<Acc, T> dk = gk::cpu_conv::depthwise_kernel<Acc, T>();
   const int64_t kw_n = a.k[2], dil = a.dil[2], reach = (kw_n - 1) * dil;
-  const int64_t width = c1 - c0, seg_w = (width + kNarrow - 1) / kNarrow * kNarrow + reach;
+  const int64_t width = c1 - c0, seg_w = (width + dk.narrow - 1) / dk.narrow * dk.narrow + reach;
   const T* src_rows[kMaxDepthwiseRows];  // caller: k[0] * k[1] <= kMaxDepthwiseRows
-  const T* wrows[kMaxDepthwiseRows];
-  int nrows = 0;
+  gk::cpu_conv::DepthwiseRows<Acc, T> d;
+  d.kw_n = kw_n, d.dil = dil;
   for (int64_t kd = 0; kd < a.k[0]; ++kd) {
     const int64_t id = od * a.s[0] - a.pad[0] + kd * a.dil[0];
     if (id < 0 || id >= a.in[0]) continue;
     for (int64_t kh = 0; kh < a.k[1]; ++kh) {
       const int64_t ih = oh * a.s[1] - a.pad[1] + kh * a.dil[1];
       if (ih < 0 || ih >= a.in[1]) continue;
-      src_rows[nrows] = x + (id * a.in[1] + ih) * a.in[2];
-      wrows[nrows] = w + (kd * a.k[1] + kh) * kw_n;
+      src_rows[d.nrows] = x + (id * a.in[1] + ih) * a.in[2];
+      d.taps[d.nrows] = (kd * a.k[1] + kh) * kw_n;
+      d.wrows[d.nrows] = w + d.taps[d.nrows];
       for (int64_t kw = 0; kw < kw_n; ++kw)
-        if (!std::isfinite(static_cast<double>(static_cast<Acc>(wrows[nrows][kw])))) return false;
-      ++nrows;
+        if (!std::isfinite(static_cast<double>(static_cast<Acc>(d.wrows[d.nrows][kw])))) return false;
+      ++d.nrows;
     }
   }
   thread_local std::vector<Acc> seg_buf;
-  if (seg_buf.size() < static_cast<size_t>(nrows * seg_w)) seg_buf.resize(static_cast<size_t>(nrows * seg_w));
-  const Acc* rows[kMaxDepthwiseRows];
+  if (seg_buf.size() < static_cast<size_t>(d.nrows * seg_w)) seg_buf.resize(static_cast<size_t>(d.nrows * seg_w));
   // Segment column t is input column c0 - pad + t.
   const int64_t iw0 = c0 - a.pad[2];
   const int64_t t_lo = std::clamp<int64_t>(-iw0, 0, seg_w), t_hi = std::clamp<int64_t>(a.in[2] - iw0, t_lo, seg_w);
-  for (int r = 0; r < nrows; ++r) {
+  for (int r = 0; r < d.nrows; ++r) {
     Acc* dst = seg_buf.data() + r * seg_w;
     for (int64_t t = 0; t < t_lo; ++t) dst[t] = Acc(0);
     for (int64_t t = t_lo; t < t_hi; ++t) dst[t] = static_cast<Acc>(src_rows[r][iw0 + t]);
     for (int64_t t = t_hi; t < seg_w; ++t) dst[t] = Acc(0);
-    rows[r] = dst;
+    d.rows[r] = dst;
   }
   int64_t j = 0;
-  for (; j + kWide <= width; j += kWide) depthwise_interior<kWide>(rows, wrows, nrows, kw_n, dil, j, acc + j);
-  for (; j + kNarrow <= width; j += kNarrow) depthwise_interior<kNarrow>(rows, wrows, nrows, kw_n, dil, j, acc + j);
+  for (; j + dk.wide <= width; j += dk.wide) dk.run_wide(d, j, acc + j);
+  for (; j + dk.narrow <= width; j += dk.narrow) dk.run_narrow(d, j, acc + j);
   if (j < width) {  // the segment's zero tail makes a whole chunk readable
-    Acc tail[kNarrow];
-    depthwise_interior<kNarrow>(rows, wrows, nrows, kw_n, dil, j, tail);
+    Acc tail[64];
+    dk.run_narrow(d, j, tail);
     for (int64_t t = j; t < width; ++t) acc[t] = tail[t - j];
   }
   return true;
@@ -328,7 +239,7 @@ void gk_conv_depthwise(const T* X, const T* W, const T* B, T* Y, gk_conv_args a,
   using Acc = typename gk_acc<T>::type;
   constexpr int64_t kChunk = 256;
   const int64_t rows = n / a.out[2], isz = a.in[0] * a.in[1] * a.in[2];
-  Acc acc[kChunk];
+  Acc acc[kChunk], blk[kChunk];
   GK_KERNEL_LOOP(row, rows) {
     const int64_t oh = row % a.out[1], t = row / a.out[1];
     const int64_t od = t % a.out[0], nc = t / a.out[0];
@@ -343,7 +254,9 @@ void gk_conv_depthwise(const T* X, const T* W, const T* B, T* Y, gk_conv_args a,
                                 ea, eb);
         continue;
       }
-      for (int64_t j = 0; j < c1 - c0; ++j) acc[j] = Acc(0);
+      // Per tap, in blocks of GK_GEMM_KBLOCK tap indices (blk), each added in order to acc.
+      for (int64_t j = 0; j < c1 - c0; ++j) acc[j] = blk[j] = Acc(0);
+      int64_t block = 0;
       for (int64_t kd = 0; kd < a.k[0]; ++kd) {
         const int64_t id = od * a.s[0] - a.pad[0] + kd * a.dil[0];
         if (id < 0 || id >= a.in[0]) continue;
@@ -352,13 +265,18 @@ void gk_conv_depthwise(const T* X, const T* W, const T* B, T* Y, gk_conv_args a,
           if (ih < 0 || ih >= a.in[1]) continue;
           const T* xr = x + (id * a.in[1] + ih) * a.in[2];
           for (int64_t kw = 0; kw < a.k[2]; ++kw) {
-            const Acc wv = static_cast<Acc>(w[(kd * a.k[1] + kh) * a.k[2] + kw]);
+            const int64_t tap = (kd * a.k[1] + kh) * a.k[2] + kw;
+            if (tap / GK_GEMM_KBLOCK != block) {
+              for (int64_t j = 0; j < c1 - c0; ++j) acc[j] = acc[j] + blk[j], blk[j] = Acc(0);
+              block = tap / GK_GEMM_KBLOCK;
+            }
+            const Acc wv = static_cast<Acc>(w[tap]);
             const int64_t wofs = kw * a.dil[2] - a.pad[2];
             // Two integer divisions per tap cost more than a short row's FMAs: stride 1 needs none.
             const int64_t lo = std::max(c0, a.s[2] == 1 ? -wofs : floor_div(-wofs + a.s[2] - 1, a.s[2]));
             const int64_t hi = std::min(c1, a.s[2] == 1 ? a.in[2] - wofs : floor_div(a.in[2] - 1 - wofs, a.s[2]) + 1);
             const T* src = xr + wofs;
-            Acc* dst = acc - c0;
+            Acc* dst = blk - c0;
             if (a.s[2] == 1)
               for (int64_t ow = lo; ow < hi; ++ow) dst[ow] = gk_madd(static_cast<Acc>(src[ow]), wv, dst[ow]);
             else
@@ -367,6 +285,7 @@ void gk_conv_depthwise(const T* X, const T* W, const T* B, T* Y, gk_conv_args a,
           }
         }
       }
+      for (int64_t j = 0; j < c1 - c0; ++j) acc[j] = acc[j] + blk[j];
       gk::cpu_gemm::store_row(acc, c1 - c0, y + c0, 1.0f, a.has_bias, a.has_bias ? B + co : nullptr, 0, 1.0f, epi, ea,
                               eb);
     }

@@ -87,10 +87,15 @@ GK_KERNEL void gk_einsum(const T* A, const T* B, T* Y, gk_einsum_args e, int64_t
     int64_t idx[GK_MAX_RANK];
     for (int32_t d = 0; d < e.red_rank; ++d) idx[d] = 0;
     int64_t ar = 0, br = 0;
-    Acc acc = (Acc)0;
+    // Blocks of GK_GEMM_KBLOCK terms (blk), each added in order to acc, as GEMM does.
+    Acc acc = (Acc)0, blk = (Acc)0;
     for (int64_t r = 0; r < e.red_total; ++r) {
       Acc a = (Acc)A[ao + ar];
-      acc = e.has_b ? gk_madd(a, (Acc)B[bo + br], acc) : acc + a;
+      blk = e.has_b ? gk_madd(a, (Acc)B[bo + br], blk) : blk + a;
+      if ((r + 1) % GK_GEMM_KBLOCK == 0) {
+        acc = acc + blk;
+        blk = (Acc)0;
+      }
       // Odometer step over the reduced dims, keeping the two offsets in step.
       for (int32_t d = e.red_rank - 1; d >= 0; --d) {
         ar += e.a_red[d];
@@ -101,6 +106,6 @@ GK_KERNEL void gk_einsum(const T* A, const T* B, T* Y, gk_einsum_args e, int64_t
         idx[d] = 0;
       }
     }
-    Y[i] = (T)acc;
+    Y[i] = (T)(acc + blk);
   }
 }

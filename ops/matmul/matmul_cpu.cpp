@@ -1,5 +1,5 @@
-// CPU side of the matmul kernel family: the gk_matmul twin (a whole 64x64 tile
-// per call, ops/common/gemm_block.h) and the instantiation table.
+// CPU side of the matmul kernel family: the gk_matmul twin (whole tiles of up to
+// 256 x 64 per call, ops/common/gemm_block.h) and the instantiation table.
 #include "backends/cpu/cpu_kernel_table.h"
 #include "ops/common/gemm_block.h"
 #include "ops/matmul/family.h"
@@ -11,16 +11,16 @@ void gk_matmul(const T* A, const T* B, const T* C, T* Y, gk_gemm_args g, gk_inde
                gk_index_map cmap, int32_t epi, float ea, float eb) {
   using Acc = typename gk_acc<T>::type;
   using namespace gk::cpu_gemm;
-  const int64_t mtiles = (g.M + kTile - 1) / kTile, ntiles = (g.N + kTile - 1) / kTile;
-  alignas(64) Acc acc[kTile * kTile];
-  Acc* ap = a_panel<Acc>(g.K);
+  const int64_t ntiles = (g.N + kTile - 1) / kTile, chunks = row_chunks(g.M);
+  Acc* acc = acc_tile<Acc>(kMaxPanelRows * kTile);
   for (int64_t b = blockIdx.z; b < g.batch; b += gridDim.z) {
     const T* a_base = A + gk_offset(amap, b);
     const T* b_base = B + gk_offset(bmap, b);
     const T* c_base = g.has_c ? C + gk_offset(cmap, b) : nullptr;
     T* y_base = Y + b * g.M * g.N;
-    for (int64_t mtile = blockIdx.y; mtile < mtiles; mtile += gridDim.y) {
-      const int64_t m0 = mtile * kTile, mt = std::min<int64_t>(kTile, g.M - m0);
+    for (int64_t ci = 0; ci < chunks; ++ci) {
+      const auto [m0, mt] = row_chunk(g.M, ci);
+      Acc* ap = a_panel<Acc>(g.K, mt);
       pack_rows_to_panel(a_base + m0 * g.a_sm, g.a_sm, g.a_sk, mt, 0, g.K, ap);
       for (int64_t ntile = blockIdx.x; ntile < ntiles; ntile += gridDim.x) {
         const int64_t n0 = ntile * kTile, nt = std::min<int64_t>(kTile, g.N - n0);

@@ -3,7 +3,10 @@
 // epilogues on every launch path, and the ONNX node tests.
 #include "tests/ops/nn_test_util.h"
 #include "tests/ops/onnx_node_cases.h"
+#include "tests/support/cpu_isa.h"
 #include "tests/support/errors.h"
+
+#include <cstring>
 
 namespace gk::test {
 namespace {
@@ -128,6 +131,67 @@ TEST_CASE("Conv: random cases against a direct reference", "[ops][conv]") {
     INFO("x " << shape_str(c.x) << " group " << c.group << " kernel " << shape_str(c.k) << " " << c.auto_pad);
     REQUIRE(r.ok());
     check_close(r->outputs[0], os, want, Tol{.rtol = 1e-5, .atol = 1e-5});
+  }
+}
+
+// 2-D conv in float as ../shared/DESIGN.md (Numerics) specifies, written out
+// independently: each output folds its (ci, kh, kw) taps with fmaf in blocks of 32
+// tap indices from zero (taps in the padding add nothing), the blocks added in
+// order, then the bias.
+std::vector<float> conv2d_blocked_ref(const ConvCase& c, const HostTensor& x, const HostTensor& w,
+                                      const HostTensor& b) {
+  const int64_t N = c.x[0], C = c.x[1], H = c.x[2], W = c.x[3], cg = C / c.group, mg = c.cout / c.group;
+  const int64_t KH = c.k[0], KW = c.k[1];
+  const int64_t OH = (H + c.pads[0] + c.pads[2] - ((KH - 1) * c.dil[0] + 1)) / c.s[0] + 1;
+  const int64_t OW = (W + c.pads[1] + c.pads[3] - ((KW - 1) * c.dil[1] + 1)) / c.s[1] + 1;
+  const float *px = x.data<float>(), *pw = w.data<float>(), *pb = b.data<float>();
+  std::vector<float> y(N * c.cout * OH * OW);
+  for (int64_t n = 0; n < N; ++n)
+    for (int64_t co = 0; co < c.cout; ++co)
+      for (int64_t oh = 0; oh < OH; ++oh)
+        for (int64_t ow = 0; ow < OW; ++ow) {
+          float total = 0, block = 0;
+          for (int64_t t = 0; t < cg * KH * KW; ++t) {
+            const int64_t ci = t / (KH * KW), kh = t / KW % KH, kw = t % KW;
+            const int64_t ih = oh * c.s[0] - c.pads[0] + kh * c.dil[0], iw = ow * c.s[1] - c.pads[1] + kw * c.dil[1];
+            if (ih >= 0 && ih < H && iw >= 0 && iw < W)
+              block = std::fmaf(px[((n * C + co / mg * cg + ci) * H + ih) * W + iw], pw[co * cg * KH * KW + t], block);
+            if ((t + 1) % 32 == 0) total += block, block = 0;
+          }
+          y[((n * c.cout + co) * OH + oh) * OW + ow] = (total + block) + pb[co];
+        }
+  return y;
+}
+
+TEST_CASE("Conv: f32 folds taps in blocks of 32 on every path and ISA, bit for bit", "[ops][conv]") {
+  const std::vector<ConvCase> cases = {
+      {{1, 8, 13, 70}, 20, 1, {3, 3}, {1, 1}, {1, 1, 1, 1}, {1, 1}},   // row windows, K = 72
+      {{1, 8, 13, 21}, 70, 1, {3, 3}, {2, 2}, {1, 0, 1, 1}, {1, 1}},   // im2col, K = 72, 2 row tiles
+      {{1, 100, 5, 30}, 9, 1, {1, 1}, {1, 1}, {0, 0, 0, 0}, {1, 1}},  // pointwise, K = 100
+      {{1, 3, 12, 90}, 3, 3, {7, 7}, {1, 1}, {3, 3, 3, 3}, {1, 1}},   // depthwise 7x7: 32 + 17 taps
+      {{1, 2, 12, 40}, 2, 2, {7, 7}, {2, 2}, {3, 3, 3, 3}, {1, 1}},   // depthwise 7x7, strided
+  };
+  uint32_t seed = 700;
+  for (const ConvCase& c : cases) {
+    Shape ws{c.cout, c.x[1] / c.group, c.k[0], c.k[1]};
+    HostTensor x = tensor_f32(c.x, seed++), w = tensor_f32(ws, seed++), b = tensor_f32({c.cout}, seed++);
+    const std::vector<float> want = conv2d_blocked_ref(c, x, w, b);
+    OpCall call;
+    call.op_type = "Conv";
+    call.attrs = conv_attrs(c);
+    call.inputs = {x, w, b};
+    for (CpuIsa isa : isas_to_test()) {
+      IsaScope scope(isa);
+      INFO("x " << shape_str(c.x) << " group " << c.group << " kernel " << shape_str(c.k) << " isa "
+                << cpu_isa_name(active_cpu_isa()));
+      auto r = run_op_all_backends(call);
+      REQUIRE(r.ok());
+      const std::vector<float> got = values_of<float>(r->outputs[0]);
+      REQUIRE(got.size() == want.size());
+      int64_t mismatches = 0;
+      for (size_t i = 0; i < got.size(); ++i) mismatches += std::memcmp(&got[i], &want[i], 4) != 0;
+      CHECK(mismatches == 0);
+    }
   }
 }
 

@@ -80,6 +80,7 @@ int bench(BenchFlags& f) {
     JsonWriter w;
     w.begin_object().field("model", f.model.model).field("backend", backend_name(s.backend()));
     w.field("device", s.kit().device().info().name).field("iterations", static_cast<int64_t>(ms.size()));
+    if (!s.kit().device().info().isa.empty()) w.field("isa", s.kit().device().info().isa);
     w.field("min_ms", sorted.front()).field("median_ms", percentile(sorted, 50)).field("mean_ms", mean);
     w.field("p90_ms", percentile(sorted, 90)).field("p99_ms", percentile(sorted, 99)).field("max_ms", sorted.back());
     w.field("throughput_per_s", 1000.0 / mean).field("session_ms", session_ms).field("first_run_ms", first_ms);
@@ -89,8 +90,9 @@ int bench(BenchFlags& f) {
     fmt::print("{}\n", w.str());
     return kExitOk;
   }
-  fmt::print("model       {}\nbackend     {} ({})\n", f.model.model, backend_name(s.backend()),
-             s.kit().device().info().name);
+  const DeviceInfo& dev = s.kit().device().info();
+  fmt::print("model       {}\nbackend     {} ({}{}{})\n", f.model.model, backend_name(s.backend()), dev.name,
+             dev.isa.empty() ? "" : ", ", dev.isa);
   fmt::print("session     {:.1f} ms\nfirst run   {:.1f} ms ({} kernel compiles, {} cache hits)\n", session_ms, first_ms,
              compiles, hits);
   fmt::print("runs        {}\nlatency ms  min {:.3f}  median {:.3f}  mean {:.3f}  p90 {:.3f}  p99 {:.3f}  max {:.3f}\n",

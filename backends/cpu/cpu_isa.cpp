@@ -1,0 +1,56 @@
+#include "backends/cpu/cpu_isa.h"
+
+#include <atomic>
+#include <cstdlib>
+#include <cstring>
+
+namespace gk {
+namespace {
+
+CpuIsa probe() {
+#if defined(__x86_64__) || defined(__i386__)
+  __builtin_cpu_init();
+  // AVX-512 kernels use F only; the OS must save the zmm state, which
+  // __builtin_cpu_supports checks through XGETBV.
+  if (__builtin_cpu_supports("avx512f")) return CpuIsa::kAvx512;
+  if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma")) return CpuIsa::kAvx2Fma;
+#endif
+  return CpuIsa::kPortable;
+}
+
+CpuIsa cap(CpuIsa want) { return want < detected_cpu_isa() ? want : detected_cpu_isa(); }
+
+CpuIsa from_environment() {
+  const char* v = std::getenv("GK_CPU_ISA");
+  if (!v) return detected_cpu_isa();
+  if (!std::strcmp(v, "portable")) return cap(CpuIsa::kPortable);
+  if (!std::strcmp(v, "avx2")) return cap(CpuIsa::kAvx2Fma);
+  return detected_cpu_isa();  // "avx512" or anything else: the best available
+}
+
+std::atomic<CpuIsa>& active() {
+  static std::atomic<CpuIsa> isa{from_environment()};
+  return isa;
+}
+
+}  // namespace
+
+CpuIsa detected_cpu_isa() {
+  static const CpuIsa isa = probe();
+  return isa;
+}
+
+CpuIsa active_cpu_isa() { return active().load(std::memory_order_relaxed); }
+
+CpuIsa set_active_cpu_isa(CpuIsa isa) { return active().exchange(cap(isa)); }
+
+const char* cpu_isa_name(CpuIsa isa) {
+  switch (isa) {
+    case CpuIsa::kAvx512: return "avx512";
+    case CpuIsa::kAvx2Fma: return "avx2+fma";
+    case CpuIsa::kPortable: break;
+  }
+  return "portable";
+}
+
+}  // namespace gk

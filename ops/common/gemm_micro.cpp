@@ -1,0 +1,56 @@
+// The register blocks of ops/common/gemm_micro.h for each x86 ISA. The vector
+// kernels are compiled under `#pragma GCC target`, so they exist in a portable
+// build (-DGK_NATIVE=OFF) too and are chosen by cpuid at run time.
+#include "ops/common/gemm_micro.h"
+
+#include "backends/cpu/cpu_isa.h"
+
+#if defined(__x86_64__)
+#include <immintrin.h>
+#endif
+
+namespace gk::cpu_gemm {
+
+#if defined(__x86_64__)
+#pragma GCC push_options
+#pragma GCC target("avx512f")
+namespace avx512 {
+#define GK_SIMD_BITS 512
+#include "ops/common/simd_vec.inc"
+#undef GK_SIMD_BITS
+#include "ops/common/gemm_micro_vec.inc"
+}  // namespace avx512
+#pragma GCC pop_options
+
+#pragma GCC push_options
+#pragma GCC target("avx2,fma")
+namespace avx2 {
+#define GK_SIMD_BITS 256
+#include "ops/common/simd_vec.inc"
+#undef GK_SIMD_BITS
+#include "ops/common/gemm_micro_vec.inc"
+}  // namespace avx2
+#pragma GCC pop_options
+#endif
+
+MicroKernel<float> micro_kernel_f32() {
+  switch (active_cpu_isa()) {
+#if defined(__x86_64__)
+    case CpuIsa::kAvx512: return {8, 32, &avx512::micro_vec<float, 8, 2>};
+    case CpuIsa::kAvx2Fma: return {6, 16, &avx2::micro_vec<float, 6, 2>};
+#endif
+    default: return {4, 16, &micro_portable<float, 4, 16>};
+  }
+}
+
+MicroKernel<double> micro_kernel_f64() {
+  switch (active_cpu_isa()) {
+#if defined(__x86_64__)
+    case CpuIsa::kAvx512: return {8, 16, &avx512::micro_vec<double, 8, 2>};
+    case CpuIsa::kAvx2Fma: return {6, 8, &avx2::micro_vec<double, 6, 2>};
+#endif
+    default: return {4, 8, &micro_portable<double, 4, 8>};
+  }
+}
+
+}  // namespace gk::cpu_gemm

@@ -1,0 +1,80 @@
+// The CPU GEMM's register blocks, chosen at run time by the CPU's ISA
+// (backends/cpu/cpu_isa.h): AVX-512 8x32 (16 of 32 zmm accumulate), AVX2+FMA 6x16
+// (12 of 16 ymm: an 8x16 block would spill, the AVX2 machine's 29%-of-peak
+// ResNet-50), and portable loops. One kernel serves plain panels and the conv
+// row-window path: term t = row * kws + kw reads A at a + t * lda and B at
+// b + row * ldb + kw * dil (plain GEMM: kws = 1).
+//
+// Blocked K (../shared/DESIGN.md, Numerics): the terms fold in blocks of
+// GK_GEMM_KBLOCK = 32 counted from the call's first term, in order, one FMA each,
+// each block from zero; each block sum is then added in order to c, so a call
+// accumulates into c; with `first` (the call holds the sum's first terms) the
+// first block is stored instead, which is 0 + block: a block sum starts from +0
+// and is never -0. Callers start every call on a block boundary of the whole
+// sum, which is what gk_gemm_block does on CUDA, so both backends agree bit for bit.
+#pragma once
+
+#include "ops/common/gemm.cuh"
+
+#include <cstdint>
+
+namespace gk::cpu_gemm {
+
+constexpr int kKBlock = GK_GEMM_KBLOCK;
+
+template <typename Acc>
+struct MicroArgs {
+  int64_t rows, kws, dil;
+  const Acc* a;
+  int64_t lda;
+  const Acc* b;
+  int64_t ldb;
+  Acc* c;
+  int64_t ldc;
+  bool first;
+};
+
+template <typename Acc>
+struct MicroKernel {
+  int mr = 0, nr = 0;
+  void (*run)(const MicroArgs<Acc>& m) = nullptr;  // c[mr x nr] += the blocked sums
+};
+
+// The kernel for the active ISA (float, double); other accumulator types use the
+// portable template below. Cheap: one relaxed atomic load and a table index.
+MicroKernel<float> micro_kernel_f32();
+MicroKernel<double> micro_kernel_f64();
+
+// Portable register block (every type, any ISA): the same fold as the vector kernels.
+template <typename Acc, int MR, int NR>
+void micro_portable(const MicroArgs<Acc>& m) {
+  const int64_t terms = m.rows * m.kws;
+  const Acc* a = m.a;
+  int64_t row = 0, kw = 0;
+  for (int64_t t0 = 0; t0 < terms; t0 += kKBlock) {
+    Acc r[MR][NR];
+    for (int i = 0; i < MR; ++i)
+      for (int j = 0; j < NR; ++j) r[i][j] = Acc(0);
+    const int64_t tn = terms - t0 < kKBlock ? terms - t0 : kKBlock;
+    for (int64_t t = 0; t < tn; ++t, a += m.lda) {
+      const Acc* b = m.b + row * m.ldb + kw * m.dil;
+      for (int i = 0; i < MR; ++i) {
+        const Acc av = a[i];
+        for (int j = 0; j < NR; ++j) r[i][j] = gk_madd(av, b[j], r[i][j]);
+      }
+      if (++kw == m.kws) kw = 0, ++row;
+    }
+    const bool store = m.first && t0 == 0;
+    for (int i = 0; i < MR; ++i)
+      for (int j = 0; j < NR; ++j) m.c[i * m.ldc + j] = store ? r[i][j] : m.c[i * m.ldc + j] + r[i][j];
+  }
+}
+
+template <typename Acc>
+inline MicroKernel<Acc> micro_kernel() {
+  if constexpr (sizeof(Acc) == 4 && Acc(0.5) != Acc(0)) return micro_kernel_f32();
+  else if constexpr (sizeof(Acc) == 8 && Acc(0.5) != Acc(0)) return micro_kernel_f64();
+  else return {4, 16, &micro_portable<Acc, 4, 16>};
+}
+
+}  // namespace gk::cpu_gemm
