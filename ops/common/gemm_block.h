@@ -11,6 +11,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <type_traits>
 #include <vector>
 
 namespace gk::cpu_gemm {
@@ -52,39 +53,22 @@ inline RowChunk row_chunk(int64_t M, int64_t i) {
   return {t0 * kTile, std::min(M, t1 * kTile) - t0 * kTile};
 }
 
-// acc (panel_rows(mt) x kTile, row-major) = A B over the tile's mt x nt valid part
-// (the strips' rows and columns; nothing needs zeroing first).
-// ap: the tile's whole A panel, ap[k * panel_rows(mt) + i] (zero past mt), packed
-// once per row tile and reused across column tiles; pack_b(k0, kc, Bp) fills
-// Bp[kk * kTile + j] for all j < kTile (zero past nt). kKc is a multiple of the
-// K block, so every micro-kernel call starts on a block boundary.
-template <typename Acc, class PackB>
-void gemm_tile(int64_t mt, int64_t nt, int64_t K, const Acc* ap, const PackB& pack_b, Acc* acc) {
-  static_assert(kKc % kKBlock == 0);
-  const MicroKernel<Acc> mk = micro_kernel<Acc>();
-  const int64_t lda = panel_rows(mt);
-  alignas(64) Acc bp[kKc * kTile];
-  const int mstrips = static_cast<int>((mt + mk.mr - 1) / mk.mr), nstrips = static_cast<int>((nt + mk.nr - 1) / mk.nr);
-  if (K == 0) std::fill(acc, acc + lda * kTile, Acc(0));  // an empty sum: no call stores
-  for (int64_t k0 = 0; k0 < K; k0 += kKc) {
-    const int kc = static_cast<int>(std::min<int64_t>(kKc, K - k0));
-    pack_b(k0, kc, bp);
-    for (int js = 0; js < nstrips; ++js)
-      for (int is = 0; is < mstrips; ++is) {
-        const MicroArgs<Acc> m{kc, 1, 0, ap + k0 * lda + is * mk.mr, lda, bp + js * mk.nr, kTile,
-                               acc + is * mk.mr * kTile + js * mk.nr, kTile, k0 == 0};
-        mk.run(m);
-      }
-  }
-}
-
-// Per-thread buffers: a whole A panel (K x panel_rows(mt)) and an accumulator
-// tile of `elems`.
+// The A rows of a tile as the register blocks read them: row i, term t at
+// a[t * lda + i * ars]. Where the operand's type is the accumulator's, that is the
+// operand where it lies, and only a last strip shorter than MR is copied
+// (`tail`, tail[t * mr + i], zero past the tile); otherwise a converted panel.
 template <typename Acc>
-Acc* a_panel(int64_t K, int64_t mt) {
+struct AOperand {
+  const Acc* a = nullptr;
+  int64_t lda = 0, ars = 0;
+  const Acc* tail = nullptr;
+};
+
+// Per-thread buffers: A panels and tails, and an accumulator tile of `elems`.
+template <typename Acc>
+Acc* a_panel(int64_t elems) {
   thread_local std::vector<Acc> buf;
-  const size_t need = static_cast<size_t>(K * panel_rows(mt) + 1);
-  if (buf.size() < need) buf.resize(need);
+  if (buf.size() < static_cast<size_t>(elems + 1)) buf.resize(static_cast<size_t>(elems + 1));
   return buf.data();
 }
 template <typename Acc>
@@ -92,6 +76,69 @@ Acc* acc_tile(int64_t elems) {
   thread_local std::vector<Acc> buf;
   if (buf.size() < static_cast<size_t>(elems)) buf.resize(static_cast<size_t>(elems));
   return buf.data();
+}
+
+template <typename Acc, typename T>
+inline void pack_rows_to_panel(const T* base, int64_t s_major, int64_t s_minor, int64_t n_major, int64_t k0,
+                               int64_t kc, Acc* panel);
+
+// Rows [0, mt) of the matrix at `base` (row stride s_m, term stride s_k, K terms)
+// for register blocks `mr` rows tall.
+template <typename Acc, typename T>
+AOperand<Acc> a_operand(const T* base, int64_t s_m, int64_t s_k, int64_t mt, int64_t K, int mr) {
+  if constexpr (std::is_same_v<Acc, T>) {
+    AOperand<Acc> op{base, s_k, s_m, nullptr};
+    const int64_t full = mt / mr * mr;
+    if (full < mt) {
+      Acc* tail = a_panel<Acc>(K * mr);
+      for (int64_t t = 0; t < K; ++t)
+        for (int i = 0; i < mr; ++i) tail[t * mr + i] = full + i < mt ? base[(full + i) * s_m + t * s_k] : Acc(0);
+      op.tail = tail;
+    }
+    return op;
+  } else {
+    Acc* ap = a_panel<Acc>(K * panel_rows(mt));
+    pack_rows_to_panel(base, s_m, s_k, mt, 0, K, ap);
+    return {ap, panel_rows(mt), 1, nullptr};
+  }
+}
+
+// Strip `is` of A (rows is * mr ...) from term k0 on, as micro-kernel arguments.
+template <typename Acc>
+inline void a_strip(const AOperand<Acc>& A, const MicroKernel<Acc>& mk, int is, int mstrips, int64_t k0,
+                    MicroArgs<Acc>& m, void (**run)(const MicroArgs<Acc>&)) {
+  if (A.tail && is == mstrips - 1) {
+    m.a = A.tail + k0 * mk.mr, m.lda = mk.mr, m.ars = 1;
+  } else {
+    m.a = A.a + k0 * A.lda + is * mk.mr * A.ars, m.lda = A.lda, m.ars = A.ars;
+  }
+  *run = m.ars == 1 ? mk.run : mk.run_rows;
+}
+
+// acc (panel_rows(mt) x kTile, row-major) = A B over the tile's mt x nt valid part
+// (the strips' rows and columns; nothing needs zeroing first). A (a_operand) is
+// reused across column tiles; pack_b(k0, kc, Bp) fills Bp[kk * kTile + j] for all
+// j < kTile (zero past nt). kKc is a multiple of the K block, so every
+// micro-kernel call starts on a block boundary.
+template <typename Acc, class PackB>
+void gemm_tile(int64_t mt, int64_t nt, int64_t K, const AOperand<Acc>& A, const MicroKernel<Acc>& mk,
+               const PackB& pack_b, Acc* acc) {
+  static_assert(kKc % kKBlock == 0);
+  alignas(64) Acc bp[kKc * kTile];
+  const int mstrips = static_cast<int>((mt + mk.mr - 1) / mk.mr), nstrips = static_cast<int>((nt + mk.nr - 1) / mk.nr);
+  if (K == 0) std::fill(acc, acc + panel_rows(mt) * kTile, Acc(0));  // an empty sum: no call stores
+  for (int64_t k0 = 0; k0 < K; k0 += kKc) {
+    const int kc = static_cast<int>(std::min<int64_t>(kKc, K - k0));
+    pack_b(k0, kc, bp);
+    for (int js = 0; js < nstrips; ++js)
+      for (int is = 0; is < mstrips; ++is) {
+        MicroArgs<Acc> m{kc, 1, 0, nullptr, 0, 0, bp + js * mk.nr, kTile, acc + is * mk.mr * kTile + js * mk.nr,
+                         kTile, k0 == 0};
+        void (*run)(const MicroArgs<Acc>&);
+        a_strip(A, mk, is, mstrips, k0, m, &run);
+        run(m);
+      }
+  }
 }
 
 // Applies bias/C and the activation to a finished row segment, the switch hoisted
@@ -148,13 +195,20 @@ inline void pack_rows_to_panel(const T* base, int64_t s_major, int64_t s_minor, 
     }
     return;
   }
-  for (int64_t i = 0; i < n_major; ++i) {
-    const T* src = base + i * s_major + k0 * s_minor;
-    if (s_minor == 1)
-      for (int64_t kk = 0; kk < kc; ++kk) panel[kk * P + i] = static_cast<Acc>(src[kk]);
-    else
-      for (int64_t kk = 0; kk < kc; ++kk) panel[kk * P + i] = static_cast<Acc>(src[kk * s_minor]);
-  }
+  // Transposed in 8-row x 64-k blocks: row by row, a conv's weight panel (4608 x
+  // 264 floats in ResNet's last stage) missed the cache on every write.
+  constexpr int64_t kRows = 8, kCols = 64;
+  for (int64_t i0 = 0; i0 < n_major; i0 += kRows)
+    for (int64_t c0 = 0; c0 < kc; c0 += kCols) {
+      const int64_t i1 = std::min(n_major, i0 + kRows), c1 = std::min(kc, c0 + kCols);
+      for (int64_t i = i0; i < i1; ++i) {
+        const T* src = base + i * s_major + k0 * s_minor;
+        if (s_minor == 1)
+          for (int64_t kk = c0; kk < c1; ++kk) panel[kk * P + i] = static_cast<Acc>(src[kk]);
+        else
+          for (int64_t kk = c0; kk < c1; ++kk) panel[kk * P + i] = static_cast<Acc>(src[kk * s_minor]);
+      }
+    }
   for (int64_t kk = 0; kk < kc; ++kk)
     for (int64_t i = n_major; i < P; ++i) panel[kk * P + i] = Acc(0);
 }

@@ -2,8 +2,10 @@
 // (backends/cpu/cpu_isa.h): AVX-512 8x32 (16 of 32 zmm accumulate), AVX2+FMA 6x16
 // (12 of 16 ymm: an 8x16 block would spill, the AVX2 machine's 29%-of-peak
 // ResNet-50), and portable loops. One kernel serves plain panels and the conv
-// row-window path: term t = row * kws + kw reads A at a + t * lda and B at
-// b + row * ldb + kw * dil (plain GEMM: kws = 1).
+// row-window path: term t = row * kws + kw reads row i of A at a[t * lda + i * ars]
+// and B at b + row * ldb + kw * dil (plain GEMM: kws = 1). A is read where it lies
+// (ars = a conv's K): packing a conv's weights into a panel on every run was a
+// scalar transpose taking 15% of ResNet-18.
 //
 // Blocked K (../shared/DESIGN.md, Numerics): the terms fold in blocks of
 // GK_GEMM_KBLOCK = 32 counted from the call's first term, in order, one FMA each,
@@ -26,7 +28,7 @@ template <typename Acc>
 struct MicroArgs {
   int64_t rows, kws, dil;
   const Acc* a;
-  int64_t lda;
+  int64_t lda, ars;
   const Acc* b;
   int64_t ldb;
   Acc* c;
@@ -37,7 +39,8 @@ struct MicroArgs {
 template <typename Acc>
 struct MicroKernel {
   int mr = 0, nr = 0;
-  void (*run)(const MicroArgs<Acc>& m) = nullptr;  // c[mr x nr] += the blocked sums
+  void (*run)(const MicroArgs<Acc>& m) = nullptr;       // c[mr x nr] += the blocked sums; ars == 1
+  void (*run_rows)(const MicroArgs<Acc>& m) = nullptr;  // the same for any ars
 };
 
 // The kernel for the active ISA (float, double); other accumulator types use the
@@ -46,8 +49,9 @@ MicroKernel<float> micro_kernel_f32();
 MicroKernel<double> micro_kernel_f64();
 
 // Portable register block (every type, any ISA): the same fold as the vector kernels.
-template <typename Acc, int MR, int NR>
+template <typename Acc, int MR, int NR, bool kUnitRows = false>
 void micro_portable(const MicroArgs<Acc>& m) {
+  const int64_t ars = kUnitRows ? 1 : m.ars;
   const int64_t terms = m.rows * m.kws;
   const Acc* a = m.a;
   int64_t row = 0, kw = 0;
@@ -59,7 +63,7 @@ void micro_portable(const MicroArgs<Acc>& m) {
     for (int64_t t = 0; t < tn; ++t, a += m.lda) {
       const Acc* b = m.b + row * m.ldb + kw * m.dil;
       for (int i = 0; i < MR; ++i) {
-        const Acc av = a[i];
+        const Acc av = a[i * ars];
         for (int j = 0; j < NR; ++j) r[i][j] = gk_madd(av, b[j], r[i][j]);
       }
       if (++kw == m.kws) kw = 0, ++row;
@@ -74,7 +78,7 @@ template <typename Acc>
 inline MicroKernel<Acc> micro_kernel() {
   if constexpr (sizeof(Acc) == 4 && Acc(0.5) != Acc(0)) return micro_kernel_f32();
   else if constexpr (sizeof(Acc) == 8 && Acc(0.5) != Acc(0)) return micro_kernel_f64();
-  else return {4, 16, &micro_portable<Acc, 4, 16>};
+  else return {4, 16, &micro_portable<Acc, 4, 16, true>, &micro_portable<Acc, 4, 16>};
 }
 
 }  // namespace gk::cpu_gemm

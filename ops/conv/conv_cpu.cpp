@@ -89,8 +89,12 @@ void pack_im2col(const T* x, const gk_conv_args& a, const Run* runs, int nruns, 
 // windows of the same packed row shifted by the dilation. For a 3x3 kernel that
 // packs a third of the elements; the fold per output is still (c, kh, kw)
 // ascending in blocks of 32 terms, so results are unchanged.
-bool row_window_path(const gk_conv_args& a) {
-  return a.s[2] == 1 && a.k[0] == 1 && a.in[0] == 1 && a.out[0] == 1;
+// Row windows compute whole NR-wide strips of one output row: on narrow rows most
+// of a strip is waste (ResNet's 7x7 stage: 7 of 32 columns, 15 GFLOP/s), so those
+// take the im2col panel, which packs 64 pixels across rows.
+bool row_window_path(const gk_conv_args& a, int nr) {
+  const int64_t strips = (a.out[2] + nr - 1) / nr;
+  return a.s[2] == 1 && a.k[0] == 1 && a.in[0] == 1 && a.out[0] == 1 && 4 * a.out[2] >= 3 * strips * nr;
 }
 
 // Row stride of the window path's accumulator tile: a run's last strip may reach
@@ -98,12 +102,11 @@ bool row_window_path(const gk_conv_args& a) {
 constexpr int64_t kWindowLd = gk::cpu_gemm::kTile + gk::cpu_gemm::kMaxNR;
 
 // One tile of the output (its runs, mt rows) into acc (row stride kWindowLd),
-// through the row-window path; ap's row stride is panel_rows(mt).
+// through the row-window path.
 template <typename Acc, typename T>
-void conv_tile_windows(const T* x, const gk_conv_args& a, const Run* runs, int nruns, int64_t mt, const Acc* ap,
-                       Acc* acc) {
+void conv_tile_windows(const T* x, const gk_conv_args& a, const Run* runs, int nruns, int64_t mt,
+                       const gk::cpu_gemm::AOperand<Acc>& ap, const gk::cpu_gemm::MicroKernel<Acc>& mk, Acc* acc) {
   using namespace gk::cpu_gemm;
-  const MicroKernel<Acc> mk = micro_kernel<Acc>();
   const int64_t kh_n = a.k[1], kw_n = a.k[2], rows = a.Cg * kh_n, reach = (kw_n - 1) * a.dil[2];
   thread_local std::vector<Acc> seg_buf;
   const int mstrips = static_cast<int>((mt + mk.mr - 1) / mk.mr);
@@ -132,9 +135,11 @@ void conv_tile_windows(const T* x, const gk_conv_args& a, const Run* runs, int n
       }
     for (int64_t js = 0; js < nstrips; ++js)
       for (int is = 0; is < mstrips; ++is) {
-        const MicroArgs<Acc> m{rows, kw_n, a.dil[2], ap + is * mk.mr, panel_rows(mt), seg + js * mk.nr, seg_w,
-                               acc + is * mk.mr * kWindowLd + run.j0 + js * mk.nr, kWindowLd, true};
-        mk.run(m);
+        MicroArgs<Acc> m{rows, kw_n, a.dil[2], nullptr, 0, 0, seg + js * mk.nr, seg_w,
+                         acc + is * mk.mr * kWindowLd + run.j0 + js * mk.nr, kWindowLd, true};
+        void (*run_fn)(const MicroArgs<Acc>&);
+        a_strip(ap, mk, is, mstrips, 0, m, &run_fn);
+        run_fn(m);
       }
   }
 }
@@ -149,7 +154,8 @@ void gk_conv(const T* X, const T* W, const T* B, T* Y, gk_conv_args a, int32_t e
   const int64_t isz = a.in[0] * a.in[1] * a.in[2];
   Acc* acc = acc_tile<Acc>(kMaxPanelRows * kWindowLd);
   Run runs[kTile];
-  const bool windows = row_window_path(a);
+  const MicroKernel<Acc> mk = micro_kernel<Acc>();
+  const bool windows = row_window_path(a, mk.nr);
   for (int64_t z = blockIdx.z; z < a.batch; z += gridDim.z) {
     const int64_t n = z / a.group, g = z % a.group;
     const T* x = X + (n * a.C + g * a.Cg) * isz;
@@ -157,14 +163,13 @@ void gk_conv(const T* X, const T* W, const T* B, T* Y, gk_conv_args a, int32_t e
     const T* bias = a.has_bias ? B + g * a.M : nullptr;
     for (int64_t ci = 0; ci < chunks; ++ci) {
       const auto [m0, mt] = row_chunk(a.M, ci);
-      Acc* ap = a_panel<Acc>(a.K, mt);
-      pack_rows_to_panel(w + m0 * a.K, a.K, 1, mt, 0, a.K, ap);
+      const AOperand<Acc> ap = a_operand<Acc>(w + m0 * a.K, a.K, 1, mt, a.K, mk.mr);
       for (int64_t ptile = blockIdx.x; ptile < ptiles; ptile += gridDim.x) {
         const int64_t p0 = ptile * kTile, nt = std::min<int64_t>(kTile, a.P - p0);
         const int nruns = tile_runs(a, p0, nt, runs);
-        if (windows) conv_tile_windows(x, a, runs, nruns, mt, ap, acc);
+        if (windows) conv_tile_windows(x, a, runs, nruns, mt, ap, mk, acc);
         else gemm_tile<Acc>(
-            mt, nt, a.K, ap, [&](int64_t k0, int kc, Acc* bp) { pack_im2col(x, a, runs, nruns, nt, k0, kc, bp); },
+            mt, nt, a.K, ap, mk, [&](int64_t k0, int kc, Acc* bp) { pack_im2col(x, a, runs, nruns, nt, k0, kc, bp); },
             acc);
         T* y = Y + (n * a.Cout + g * a.M) * a.P + p0;
         const int64_t ld = windows ? kWindowLd : kTile;

@@ -13,6 +13,7 @@ void gk_matmul(const T* A, const T* B, const T* C, T* Y, gk_gemm_args g, gk_inde
   using namespace gk::cpu_gemm;
   const int64_t ntiles = (g.N + kTile - 1) / kTile, chunks = row_chunks(g.M);
   Acc* acc = acc_tile<Acc>(kMaxPanelRows * kTile);
+  const MicroKernel<Acc> mk = micro_kernel<Acc>();
   for (int64_t b = blockIdx.z; b < g.batch; b += gridDim.z) {
     const T* a_base = A + gk_offset(amap, b);
     const T* b_base = B + gk_offset(bmap, b);
@@ -20,13 +21,12 @@ void gk_matmul(const T* A, const T* B, const T* C, T* Y, gk_gemm_args g, gk_inde
     T* y_base = Y + b * g.M * g.N;
     for (int64_t ci = 0; ci < chunks; ++ci) {
       const auto [m0, mt] = row_chunk(g.M, ci);
-      Acc* ap = a_panel<Acc>(g.K, mt);
-      pack_rows_to_panel(a_base + m0 * g.a_sm, g.a_sm, g.a_sk, mt, 0, g.K, ap);
+      const AOperand<Acc> ap = a_operand<Acc>(a_base + m0 * g.a_sm, g.a_sm, g.a_sk, mt, g.K, mk.mr);
       for (int64_t ntile = blockIdx.x; ntile < ntiles; ntile += gridDim.x) {
         const int64_t n0 = ntile * kTile, nt = std::min<int64_t>(kTile, g.N - n0);
         const T* b_tile = b_base + n0 * g.b_sn;
         gemm_tile<Acc>(
-            mt, nt, g.K, ap,
+            mt, nt, g.K, ap, mk,
             [&](int64_t k0, int kc, Acc* bp) { pack_cols_to_panel(b_tile, g.b_sk, g.b_sn, nt, k0, kc, bp); }, acc);
         for (int64_t i = 0; i < mt; ++i) {
           const int64_t m = m0 + i;
