@@ -1,11 +1,13 @@
 // CPU side of the conv kernel family. gk_conv's twin packs the im2col panel of
 // its 64-pixel tile row by row (runs of one output row are contiguous input
 // reads, zero-filled where they fall in the padding) and runs the shared register
-// block (stride-1 2-D convs read the kw taps as windows of packed input rows
-// instead); gk_conv_depthwise's twin keeps 16-64 columns of a stride-1 output row
-// in registers across all taps (other strides: one vectorisable pass per tap);
-// gk_col2im's twin adds each tap's column run to whole output rows. All keep the
-// CUDA kernels' per-element folding order.
+// block (gemm_micro.h) on the weights where they lie (stride-1 2-D convs with wide
+// rows read the kw taps as windows of packed input rows instead);
+// gk_conv_depthwise's twin keeps 16-64 columns of a stride-1 output row in
+// registers across all taps (depthwise_micro.h; other strides: one pass per tap,
+// which measured faster for 3x3/2 than copying every s-th column per tap:
+// 1.03 vs 1.62 ms on 96x112x112); gk_col2im's twin adds each tap's column run to
+// whole output rows. All keep the CUDA kernels' per-element folding order.
 #include "backends/cpu/cpu_kernel_table.h"
 #include "ops/common/gemm_block.h"
 #include "ops/conv/depthwise_micro.h"
