@@ -103,16 +103,18 @@ AOperand<Acc> a_operand(const T* base, int64_t s_m, int64_t s_k, int64_t mt, int
   }
 }
 
-// Strip `is` of A (rows is * mr ...) from term k0 on, as micro-kernel arguments.
+// Strip `is` of A (rows is * mr ...) from term k0 on, as micro-kernel arguments,
+// and the kernel for it: half width when the strip has at most nr/2 columns left.
 template <typename Acc>
 inline void a_strip(const AOperand<Acc>& A, const MicroKernel<Acc>& mk, int is, int mstrips, int64_t k0,
-                    MicroArgs<Acc>& m, void (**run)(const MicroArgs<Acc>&)) {
+                    int64_t cols_left, MicroArgs<Acc>& m, void (**run)(const MicroArgs<Acc>&)) {
   if (A.tail && is == mstrips - 1) {
     m.a = A.tail + k0 * mk.mr, m.lda = mk.mr, m.ars = 1;
   } else {
     m.a = A.a + k0 * A.lda + is * mk.mr * A.ars, m.lda = A.lda, m.ars = A.ars;
   }
-  *run = m.ars == 1 ? mk.run : mk.run_rows;
+  const bool half = 2 * cols_left <= mk.nr;
+  *run = m.ars == 1 ? (half ? mk.run_half : mk.run) : (half ? mk.run_rows_half : mk.run_rows);
 }
 
 // acc (panel_rows(mt) x kTile, row-major) = A B over the tile's mt x nt valid part
@@ -135,7 +137,7 @@ void gemm_tile(int64_t mt, int64_t nt, int64_t K, const AOperand<Acc>& A, const 
         MicroArgs<Acc> m{kc, 1, 0, nullptr, 0, 0, bp + js * mk.nr, kTile, acc + is * mk.mr * kTile + js * mk.nr,
                          kTile, k0 == 0};
         void (*run)(const MicroArgs<Acc>&);
-        a_strip(A, mk, is, mstrips, k0, m, &run);
+        a_strip(A, mk, is, mstrips, k0, nt - js * mk.nr, m, &run);
         run(m);
       }
   }

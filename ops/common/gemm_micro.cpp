@@ -36,20 +36,26 @@ namespace avx2 {
 MicroKernel<float> micro_kernel_f32() {
   switch (active_cpu_isa()) {
 #if defined(__x86_64__)
-    case CpuIsa::kAvx512: return {8, 32, &avx512::micro_vec<float, 8, 2, true>, &avx512::micro_vec<float, 8, 2, false>};
-    case CpuIsa::kAvx2Fma: return {6, 16, &avx2::micro_vec<float, 6, 2, true>, &avx2::micro_vec<float, 6, 2, false>};
+    case CpuIsa::kAvx512: return {8, 32, &avx512::micro_vec<float, 8, 2, true>, &avx512::micro_vec<float, 8, 2, false>,
+                                &avx512::micro_vec<float, 8, 1, true>, &avx512::micro_vec<float, 8, 1, false>};
+    case CpuIsa::kAvx2Fma: return {6, 16, &avx2::micro_vec<float, 6, 2, true>, &avx2::micro_vec<float, 6, 2, false>,
+                                &avx2::micro_vec<float, 6, 1, true>, &avx2::micro_vec<float, 6, 1, false>};
 #endif
-    default: return {4, 16, &micro_portable<float, 4, 16, true>, &micro_portable<float, 4, 16>};
+    default: return {4, 16, &micro_portable<float, 4, 16, true>, &micro_portable<float, 4, 16>,
+                 &micro_portable<float, 4, 8, true>, &micro_portable<float, 4, 8>};
   }
 }
 
 MicroKernel<double> micro_kernel_f64() {
   switch (active_cpu_isa()) {
 #if defined(__x86_64__)
-    case CpuIsa::kAvx512: return {8, 16, &avx512::micro_vec<double, 8, 2, true>, &avx512::micro_vec<double, 8, 2, false>};
-    case CpuIsa::kAvx2Fma: return {6, 8, &avx2::micro_vec<double, 6, 2, true>, &avx2::micro_vec<double, 6, 2, false>};
+    case CpuIsa::kAvx512: return {8, 16, &avx512::micro_vec<double, 8, 2, true>, &avx512::micro_vec<double, 8, 2, false>,
+                                &avx512::micro_vec<double, 8, 1, true>, &avx512::micro_vec<double, 8, 1, false>};
+    case CpuIsa::kAvx2Fma: return {6, 8, &avx2::micro_vec<double, 6, 2, true>, &avx2::micro_vec<double, 6, 2, false>,
+                                &avx2::micro_vec<double, 6, 1, true>, &avx2::micro_vec<double, 6, 1, false>};
 #endif
-    default: return {4, 8, &micro_portable<double, 4, 8, true>, &micro_portable<double, 4, 8>};
+    default: return {4, 8, &micro_portable<double, 4, 8, true>, &micro_portable<double, 4, 8>,
+                 &micro_portable<double, 4, 4, true>, &micro_portable<double, 4, 4>};
   }
 }
 

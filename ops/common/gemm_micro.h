@@ -41,6 +41,10 @@ struct MicroKernel {
   int mr = 0, nr = 0;
   void (*run)(const MicroArgs<Acc>& m) = nullptr;       // c[mr x nr] += the blocked sums; ars == 1
   void (*run_rows)(const MicroArgs<Acc>& m) = nullptr;  // the same for any ars
+  // mr x nr/2, for a last strip of at most nr/2 columns: ResNet's 7x7 and 14x14
+  // stages end their pixel tiles with 49 and 4 columns, 77% of the strips' width.
+  void (*run_half)(const MicroArgs<Acc>& m) = nullptr;
+  void (*run_rows_half)(const MicroArgs<Acc>& m) = nullptr;
 };
 
 // The kernel for the active ISA (float, double); other accumulator types use the
@@ -78,7 +82,9 @@ template <typename Acc>
 inline MicroKernel<Acc> micro_kernel() {
   if constexpr (sizeof(Acc) == 4 && Acc(0.5) != Acc(0)) return micro_kernel_f32();
   else if constexpr (sizeof(Acc) == 8 && Acc(0.5) != Acc(0)) return micro_kernel_f64();
-  else return {4, 16, &micro_portable<Acc, 4, 16, true>, &micro_portable<Acc, 4, 16>};
+  else
+    return {4, 16, &micro_portable<Acc, 4, 16, true>, &micro_portable<Acc, 4, 16>, &micro_portable<Acc, 4, 8, true>,
+            &micro_portable<Acc, 4, 8>};
 }
 
 }  // namespace gk::cpu_gemm

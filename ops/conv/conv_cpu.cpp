@@ -140,7 +140,7 @@ void conv_tile_windows(const T* x, const gk_conv_args& a, const Run* runs, int n
         MicroArgs<Acc> m{rows, kw_n, a.dil[2], nullptr, 0, 0, seg + js * mk.nr, seg_w,
                          acc + is * mk.mr * kWindowLd + run.j0 + js * mk.nr, kWindowLd, true};
         void (*run_fn)(const MicroArgs<Acc>&);
-        a_strip(ap, mk, is, mstrips, 0, m, &run_fn);
+        a_strip(ap, mk, is, mstrips, 0, len - js * mk.nr, m, &run_fn);
         run_fn(m);
       }
   }
