@@ -1,6 +1,8 @@
 // RNN, GRU and LSTM (opsets 7, 14 with `layout`, 22 with bf16), inference forward
-// pass: a state-init launch, one step launch per time step (GRU: two) over both
-// directions at once, then the Y_h/Y_c copies. Kernels in ops/rnn/rnn.cuh.
+// pass: a state-init launch; for f32/f64 one GEMM X·Wᵀ over every time step, then
+// per step a GEMM H·Rᵀ (GRU without linear_before_reset: two) and one fused cell
+// launch, both directions at once; for half types one direct step launch per time
+// step (GRU: two); then the Y_h/Y_c copies. Kernels in ops/rnn/rnn.cuh.
 #include "ops/rnn/family.h"
 #include "ops/matmul/gemm_launch.h"
 #include "ops/kernel_sources.h"
@@ -180,6 +182,132 @@ DevPtr output_ptr(const KernelContext& ctx, size_t i) {
   return i < ctx.num_outputs() && ctx.node().has_output(i) ? ctx.out(i).ptr : 0;
 }
 
+Status run_direct_steps(KernelContext& ctx, const RnnAttrs& r, RnnParams p, const char* tn, const GkBuf& hbuf,
+                        const GkBuf& cbuf) {
+  const TensorRef& x = ctx.in(0);
+  const DType t = x.dtype;
+  const int64_t n = p.dirs * p.batch * p.hidden, esize = dtype_storage_bytes(t, 1);
+  auto state = [&](const GkBuf& b, int64_t which) { return b.ptr() + static_cast<DevPtr>(which * n * esize); };
+  const LaunchConfig grid = grid_for(n);
+  const KernelSource& src = kernel_sources::rnn;
+  GkBuf zr;
+  if (r.cell == Cell::kGru) {
+    GK_TRY(zr, ctx.scratch(t == DType::kF64 ? DType::kF64 : DType::kF32, 2 * n));
+  }
+  const DevPtr w = ctx.in(1).ptr, rw = ctx.in(2).ptr, bias = input_ptr(ctx, 3), lens = input_ptr(ctx, 4);
+  const DevPtr y = ctx.out(0).numel() > 0 ? output_ptr(ctx, 0) : 0;
+  const KernelName step_name = KernelName::templated(r.cell == Cell::kRnn   ? "gk_rnn_step"
+                                                     : r.cell == Cell::kGru ? "gk_gru_step"
+                                                                            : "gk_lstm_step",
+                                                     {tn});
+  const KernelName gates_name = KernelName::format("gk_gru_gates<{}>", {tn});
+  for (int64_t s = 0; s < p.seq; ++s) {
+    p.step = s;
+    const DevPtr h_in = state(hbuf, s & 1), h_out = state(hbuf, (s + 1) & 1);
+    KernelArgs args;
+    args.ptr(x.ptr).ptr(w).ptr(rw).ptr(bias);
+    switch (r.cell) {
+      case Cell::kRnn:
+        args.ptr(lens).ptr(h_in).ptr(h_out).ptr(y).ptr(ctx.error_flag()).pod(p);
+        break;
+      case Cell::kGru: {
+        KernelArgs gates = args;
+        gates.ptr(lens).ptr(h_in).ptr(zr.ptr()).ptr(ctx.error_flag()).pod(p);
+        GK_RETURN_IF_ERROR(ctx.launch(src, gates_name, grid, gates));
+        args.ptr(lens).ptr(h_in).ptr(zr.ptr()).ptr(h_out).ptr(y).ptr(ctx.error_flag()).pod(p);
+        break;
+      }
+      case Cell::kLstm:
+        args.ptr(input_ptr(ctx, 7)).ptr(lens).ptr(h_in).ptr(state(cbuf, s & 1)).ptr(h_out);
+        args.ptr(state(cbuf, (s + 1) & 1)).ptr(y).ptr(ctx.error_flag()).pod(p);
+        break;
+    }
+    GK_RETURN_IF_ERROR(ctx.launch(src, step_name, grid, args));
+  }
+  return ok_status();
+}
+
+// Y[d] (rows x cols) = A[d] (rows x k, row stride a_sm) · B[d]ᵀ (B[d]: cols x k,
+// row stride b_sn) for each direction d; a_dir/b_dir: the operands' step per
+// direction (0: shared).
+Status gemm_per_direction(KernelContext& ctx, DType t, int64_t dirs, int64_t rows, int64_t cols, int64_t k, DevPtr a,
+                          int64_t a_sm, int64_t a_dir, DevPtr b, int64_t b_sn, int64_t b_dir, DevPtr y) {
+  GemmCall g;
+  g.dtype = t;
+  g.M = rows, g.N = cols, g.K = k, g.batch = dirs;
+  g.a = a, g.a_sm = a_sm, g.a_sk = 1;
+  g.b = b, g.b_sk = 1, g.b_sn = b_sn;
+  g.y = y;
+  g.amap.rank = g.bmap.rank = 1;
+  g.amap.dims[0] = g.bmap.dims[0] = dirs;
+  g.amap.strides[0] = a_dir, g.bmap.strides[0] = b_dir;
+  return launch_gemm(ctx, g);
+}
+
+Status run_gemm_steps(KernelContext& ctx, const RnnAttrs& r, RnnParams p, const char* tn, const GkBuf& hbuf,
+                      const GkBuf& cbuf) {
+  const TensorRef& x = ctx.in(0);
+  const DType t = x.dtype;
+  const int64_t n = p.dirs * p.batch * p.hidden, esize = dtype_storage_bytes(t, 1);
+  auto state = [&](const GkBuf& b, int64_t which) { return b.ptr() + static_cast<DevPtr>(which * n * esize); };
+  const LaunchConfig grid = grid_for(n);
+  const KernelSource& src = kernel_sources::rnn;
+  const int64_t G = gates_of(r.cell), H = p.hidden, rows = p.seq * p.batch;
+  const bool gru_two = r.cell == Cell::kGru && !r.lbr;  // (r ⊙ H)·Rhᵀ needs r first
+  const int64_t hr_cols = gru_two ? 2 * H : G * H;
+  GK_TRY(GkBuf xw, ctx.scratch(t, p.dirs * rows * G * H));
+  GK_TRY(GkBuf hr, ctx.scratch(t, n * hr_cols / H));
+  GkBuf zr, rh, hh;
+  if (r.cell == Cell::kGru) {
+    GK_TRY(zr, ctx.scratch(t, 2 * n));
+  }
+  if (gru_two) {
+    GK_TRY(rh, ctx.scratch(t, n));
+    GK_TRY(hh, ctx.scratch(t, n));
+  }
+  const DevPtr w = ctx.in(1).ptr, rw = ctx.in(2).ptr, bias = input_ptr(ctx, 3), lens = input_ptr(ctx, 4);
+  const DevPtr y = ctx.out(0).numel() > 0 ? output_ptr(ctx, 0) : 0;
+  GK_RETURN_IF_ERROR(gemm_per_direction(ctx, t, p.dirs, rows, G * H, p.input, x.ptr, p.input, 0, w, p.input,
+                                        G * H * p.input, xw.ptr()));
+  const KernelName cell_name = KernelName::templated(r.cell == Cell::kRnn   ? "gk_rnn_cell"
+                                                     : r.cell == Cell::kGru ? "gk_gru_cell_h"
+                                                                            : "gk_lstm_cell",
+                                                     {tn});
+  const KernelName zr_name = KernelName::templated("gk_gru_cell_zr", {tn});
+  for (int64_t s = 0; s < p.seq; ++s) {
+    p.step = s;
+    const DevPtr h_in = state(hbuf, s & 1), h_out = state(hbuf, (s + 1) & 1);
+    GK_RETURN_IF_ERROR(gemm_per_direction(ctx, t, p.dirs, p.batch, hr_cols, H, h_in, H, p.batch * H, rw, H,
+                                          G * H * H, hr.ptr()));
+    KernelArgs args;
+    args.ptr(xw.ptr());
+    switch (r.cell) {
+      case Cell::kRnn:
+        args.ptr(hr.ptr()).ptr(bias).ptr(lens).ptr(h_in).ptr(h_out).ptr(y).ptr(ctx.error_flag()).pod(p);
+        break;
+      case Cell::kGru: {
+        KernelArgs gates;
+        gates.ptr(xw.ptr()).ptr(hr.ptr()).i64(hr_cols).ptr(bias).ptr(lens).ptr(h_in).ptr(zr.ptr());
+        gates.ptr(gru_two ? rh.ptr() : 0).ptr(ctx.error_flag()).pod(p);
+        GK_RETURN_IF_ERROR(ctx.launch(src, zr_name, grid, gates));
+        if (gru_two)  // hh = rh · Rhᵀ (Rh: rows 2H.. of R)
+          GK_RETURN_IF_ERROR(gemm_per_direction(ctx, t, p.dirs, p.batch, H, H, rh.ptr(), H, p.batch * H,
+                                                rw + static_cast<DevPtr>(2 * H * H * esize), H, G * H * H,
+                                                hh.ptr()));
+        args.ptr(gru_two ? hh.ptr() : hr.ptr()).i64(gru_two ? H : hr_cols).i64(gru_two ? 0 : 2 * H);
+        args.ptr(bias).ptr(lens).ptr(h_in).ptr(zr.ptr()).ptr(h_out).ptr(y).ptr(ctx.error_flag()).pod(p);
+        break;
+      }
+      case Cell::kLstm:
+        args.ptr(hr.ptr()).ptr(bias).ptr(input_ptr(ctx, 7)).ptr(lens).ptr(h_in).ptr(state(cbuf, s & 1)).ptr(h_out);
+        args.ptr(state(cbuf, (s + 1) & 1)).ptr(y).ptr(ctx.error_flag()).pod(p);
+        break;
+    }
+    GK_RETURN_IF_ERROR(ctx.launch(src, cell_name, grid, args));
+  }
+  return ok_status();
+}
+
 Status run_cell(KernelContext& ctx) {
   const auto& r = ctx.attrs<RnnAttrs>();
   const TensorRef& x = ctx.in(0);
@@ -227,39 +355,10 @@ Status run_cell(KernelContext& ctx) {
     GK_RETURN_IF_ERROR(ctx.launch(src, io, grid, args));
   }
 
-  GkBuf zr;
-  if (r.cell == Cell::kGru) {
-    GK_TRY(zr, ctx.scratch(t == DType::kF64 ? DType::kF64 : DType::kF32, 2 * n));
-  }
-  const DevPtr w = ctx.in(1).ptr, rw = ctx.in(2).ptr, bias = input_ptr(ctx, 3), lens = input_ptr(ctx, 4);
-  const DevPtr y = ctx.out(0).numel() > 0 ? output_ptr(ctx, 0) : 0;
-  const KernelName step_name = KernelName::templated(r.cell == Cell::kRnn   ? "gk_rnn_step"
-                                                     : r.cell == Cell::kGru ? "gk_gru_step"
-                                                                            : "gk_lstm_step",
-                                                     {tn});
-  const KernelName gates_name = KernelName::format("gk_gru_gates<{}>", {tn});
-  for (int64_t s = 0; s < p.seq; ++s) {
-    p.step = s;
-    const DevPtr h_in = state(hbuf, s & 1), h_out = state(hbuf, (s + 1) & 1);
-    KernelArgs args;
-    args.ptr(x.ptr).ptr(w).ptr(rw).ptr(bias);
-    switch (r.cell) {
-      case Cell::kRnn:
-        args.ptr(lens).ptr(h_in).ptr(h_out).ptr(y).ptr(ctx.error_flag()).pod(p);
-        break;
-      case Cell::kGru: {
-        KernelArgs gates = args;
-        gates.ptr(lens).ptr(h_in).ptr(zr.ptr()).ptr(ctx.error_flag()).pod(p);
-        GK_RETURN_IF_ERROR(ctx.launch(src, gates_name, grid, gates));
-        args.ptr(lens).ptr(h_in).ptr(zr.ptr()).ptr(h_out).ptr(y).ptr(ctx.error_flag()).pod(p);
-        break;
-      }
-      case Cell::kLstm:
-        args.ptr(input_ptr(ctx, 7)).ptr(lens).ptr(h_in).ptr(state(cbuf, s & 1)).ptr(h_out);
-        args.ptr(state(cbuf, (s + 1) & 1)).ptr(y).ptr(ctx.error_flag()).pod(p);
-        break;
-    }
-    GK_RETURN_IF_ERROR(ctx.launch(src, step_name, grid, args));
+  if (t == DType::kF32 || t == DType::kF64) {
+    GK_RETURN_IF_ERROR(run_gemm_steps(ctx, r, p, tn, hbuf, cbuf));
+  } else {
+    GK_RETURN_IF_ERROR(run_direct_steps(ctx, r, p, tn, hbuf, cbuf));
   }
   const int64_t last = p.seq & 1;
   if (DevPtr yh = output_ptr(ctx, 1)) {
