@@ -228,11 +228,11 @@ bool depthwise_row_s1(const T* x, const T* w, const gk_conv_args& a, int64_t od,
     d.rows[r] = dst;
   }
   int64_t j = 0;
-  for (; j + dk.wide <= width; j += dk.wide) dk.run_wide(d, j, acc + j);
-  for (; j + dk.narrow <= width; j += dk.narrow) dk.run_narrow(d, j, acc + j);
-  if (j < width) {  // the segment's zero tail makes a whole chunk readable
+  for (; j + dk.wide <= width; j += dk.wide) dk.run[3](d, j, acc + j);
+  if (j < width) {  // one call for the rest; the segment's zero tail makes whole vectors readable
+    const int64_t v = (width - j + dk.narrow - 1) / dk.narrow;
     Acc tail[64];
-    dk.run_narrow(d, j, tail);
+    dk.run[v - 1](d, j, tail);
     for (int64_t t = j; t < width; ++t) acc[t] = tail[t - j];
   }
   return true;

@@ -37,10 +37,15 @@ DepthwiseKernel<float, float> depthwise_kernel_f32() {
   switch (active_cpu_isa()) {
 #if defined(__x86_64__)
     // 4 + 4 accumulating vectors: 64 columns in zmm, 32 in ymm (8 more would spill).
-    case CpuIsa::kAvx512: return {64, 16, &avx512::columns<4>, &avx512::columns<1>};
-    case CpuIsa::kAvx2Fma: return {32, 8, &avx2::columns<4>, &avx2::columns<1>};
+    case CpuIsa::kAvx512:
+      return {64, 16, {&avx512::columns<1>, &avx512::columns<2>, &avx512::columns<3>, &avx512::columns<4>}};
+    case CpuIsa::kAvx2Fma:
+      return {32, 8, {&avx2::columns<1>, &avx2::columns<2>, &avx2::columns<3>, &avx2::columns<4>}};
 #endif
-    default: return {64, 16, &depthwise_columns<64, float, float>, &depthwise_columns<16, float, float>};
+    default:
+      return {64, 16,
+              {&depthwise_columns<16, float, float>, &depthwise_columns<32, float, float>,
+               &depthwise_columns<48, float, float>, &depthwise_columns<64, float, float>}};
   }
 }
 
