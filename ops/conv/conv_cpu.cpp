@@ -165,7 +165,7 @@ void gk_conv(const T* X, const T* W, const T* B, T* Y, gk_conv_args a, int32_t e
     const T* bias = a.has_bias ? B + g * a.M : nullptr;
     for (int64_t ci = 0; ci < chunks; ++ci) {
       const auto [m0, mt] = row_chunk(a.M, ci);
-      const AOperand<Acc> ap = a_operand<Acc>(w + m0 * a.K, a.K, 1, mt, a.K, mk.mr);
+      const AOperand<Acc> ap = a_operand<Acc>(w + m0 * a.K, a.K, 1, mt, a.K, mk.mr, windows);
       for (int64_t ptile = blockIdx.x; ptile < ptiles; ptile += gridDim.x) {
         const int64_t p0 = ptile * kTile, nt = std::min<int64_t>(kTile, a.P - p0);
         const int nruns = tile_runs(a, p0, nt, runs);
