@@ -277,8 +277,9 @@ Status run_gemm_steps(KernelContext& ctx, const RnnAttrs& r, RnnParams p, const 
   for (int64_t s = 0; s < p.seq; ++s) {
     p.step = s;
     const DevPtr h_in = state(hbuf, s & 1), h_out = state(hbuf, (s + 1) & 1);
-    GK_RETURN_IF_ERROR(gemm_per_direction(ctx, t, p.dirs, p.batch, hr_cols, H, h_in, H, p.batch * H, rw, H,
-                                          G * H * H, hr.ptr()));
+    // hr[d] = R[d] (rows 0..hr_cols) · H_{t-1}[d]ᵀ
+    GK_RETURN_IF_ERROR(gemm_per_direction(ctx, t, p.dirs, hr_cols, p.batch, H, rw, H, G * H * H, h_in, H,
+                                          p.batch * H, hr.ptr()));
     KernelArgs args;
     args.ptr(xw.ptr());
     switch (r.cell) {
@@ -290,10 +291,10 @@ Status run_gemm_steps(KernelContext& ctx, const RnnAttrs& r, RnnParams p, const 
         gates.ptr(xw.ptr()).ptr(hr.ptr()).i64(hr_cols).ptr(bias).ptr(lens).ptr(h_in).ptr(zr.ptr());
         gates.ptr(gru_two ? rh.ptr() : 0).ptr(ctx.error_flag()).pod(p);
         GK_RETURN_IF_ERROR(ctx.launch(src, zr_name, grid, gates));
-        if (gru_two)  // hh = rh · Rhᵀ (Rh: rows 2H.. of R)
-          GK_RETURN_IF_ERROR(gemm_per_direction(ctx, t, p.dirs, p.batch, H, H, rh.ptr(), H, p.batch * H,
+        if (gru_two)  // hh[d] = Rh[d] · rh[d]ᵀ (Rh: rows 2H.. of R)
+          GK_RETURN_IF_ERROR(gemm_per_direction(ctx, t, p.dirs, H, p.batch, H,
                                                 rw + static_cast<DevPtr>(2 * H * H * esize), H, G * H * H,
-                                                hh.ptr()));
+                                                rh.ptr(), H, p.batch * H, hh.ptr()));
         args.ptr(gru_two ? hh.ptr() : hr.ptr()).i64(gru_two ? H : hr_cols).i64(gru_two ? 0 : 2 * H);
         args.ptr(bias).ptr(lens).ptr(h_in).ptr(zr.ptr()).ptr(h_out).ptr(y).ptr(ctx.error_flag()).pod(p);
         break;
