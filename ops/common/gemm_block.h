@@ -174,6 +174,12 @@ inline void store_row_part(const Acc* r, int64_t n, T* y, float alpha, int has_c
     case GK_EPI_HARD_SWISH:
       for (int64_t j = 0; j < n; ++j) tmp[j] = gk_epilogue_apply(tmp[j], GK_EPI_HARD_SWISH, ea, eb);
       break;
+    case GK_EPI_SIGMOID:  // vectorised with the inline exp (ops/common/math.cuh)
+      for (int64_t j = 0; j < n; ++j) tmp[j] = gk_epilogue_apply(tmp[j], GK_EPI_SIGMOID, ea, eb);
+      break;
+    case GK_EPI_SILU:
+      for (int64_t j = 0; j < n; ++j) tmp[j] = gk_epilogue_apply(tmp[j], GK_EPI_SILU, ea, eb);
+      break;
     default:
       for (int64_t j = 0; j < n; ++j) tmp[j] = gk_epilogue(tmp[j], epi, ea, eb);
   }

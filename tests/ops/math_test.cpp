@@ -1,0 +1,62 @@
+// The CPU's inline f32 exp and tanh (ops/common/math.cuh) against the double
+// functions over the whole float range: within 2 ulp of the correctly rounded value,
+// with inf, NaN, signed zeros and the subnormal tail as the C functions give them.
+#include "backends/cpu/cuda_compat.h"
+#include "ops/common/math.cuh"
+
+#include <catch2/catch.hpp>
+
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <limits>
+
+namespace {
+
+int64_t ordered(float f) {  // floats in order as integers: ulp distance is a difference
+  int32_t i;
+  std::memcpy(&i, &f, 4);
+  return i < 0 ? -static_cast<int64_t>(i & 0x7fffffff) : i;
+}
+
+int64_t worst_ulp(float (*fn)(float), double (*ref)(double), float lo, float hi) {
+  int64_t worst = 0;
+  // Every 97th float in [lo, hi] (about 10 million), in float order.
+  for (int64_t i = ordered(lo); i <= ordered(hi); i += 97) {
+    const int32_t bits = i < 0 ? static_cast<int32_t>(0x80000000u | static_cast<uint32_t>(-i)) : static_cast<int32_t>(i);
+    float x;
+    std::memcpy(&x, &bits, 4);
+    const float want = static_cast<float>(ref(static_cast<double>(x)));
+    const float got = fn(x);
+    const int64_t d = std::llabs(ordered(got) - ordered(want));
+    if (d > worst) worst = d;
+  }
+  return worst;
+}
+
+float exp_f(float x) { return gk_exp(x); }
+float tanh_f(float x) { return gk_tanh(x); }
+double exp_d(double x) { return std::exp(x); }
+double tanh_d(double x) { return std::tanh(x); }
+
+}  // namespace
+
+TEST_CASE("math: CPU expf within 2 ulp over its whole range", "[ops][math]") {
+  CHECK(worst_ulp(&exp_f, &exp_d, -110.0f, 89.0f) <= 2);
+  const float inf = std::numeric_limits<float>::infinity();
+  CHECK(gk_exp(inf) == inf);
+  CHECK(gk_exp(-inf) == 0.0f);
+  CHECK(gk_exp(100.0f) == inf);
+  CHECK(gk_exp(-200.0f) == 0.0f);
+  CHECK(gk_exp(0.0f) == 1.0f);
+  CHECK(std::isnan(gk_exp(std::numeric_limits<float>::quiet_NaN())));
+}
+
+TEST_CASE("math: CPU tanhf within 2 ulp, odd, saturating", "[ops][math]") {
+  CHECK(worst_ulp(&tanh_f, &tanh_d, -20.0f, 20.0f) <= 2);
+  CHECK(gk_tanh(50.0f) == 1.0f);
+  CHECK(gk_tanh(-50.0f) == -1.0f);
+  CHECK(std::signbit(gk_tanh(-0.0f)));
+  CHECK(gk_tanh(1e-30f) == 1e-30f);
+  CHECK(std::isnan(gk_tanh(std::numeric_limits<float>::quiet_NaN())));
+}
