@@ -150,6 +150,23 @@ void gemm_tile(int64_t mt, int64_t nt, int64_t K, const AOperand<Acc>& A, const 
   }
 }
 
+// acc[0, nt) = one row of A (K terms, term stride a_sk) times B (K rows of at
+// least nt columns, row stride ldb), B read where it lies: every B element is used
+// once, so packing it would only copy it (a batch-1 LSTM step packed all of R).
+// nt is a multiple of mk.row_cols. The fold is the register blocks' (blocks of 32).
+template <typename Acc>
+void gemm_row(int64_t K, const Acc* a, int64_t a_sk, const Acc* b, int64_t ldb, int64_t nt, const MicroKernel<Acc>& mk,
+              Acc* acc) {
+  if (K == 0) {
+    std::fill(acc, acc + nt, Acc(0));
+    return;
+  }
+  for (int64_t c0 = 0; c0 < nt; c0 += mk.row_cols) {
+    const MicroArgs<Acc> m{K, 1, 0, a, a_sk, 0, b + c0, ldb, acc + c0, 0, true};
+    mk.run_row(m);
+  }
+}
+
 // Applies bias/C and the activation to a finished row segment, the switch hoisted
 // out of the loop so the common kinds vectorise.
 template <typename Acc, typename T>

@@ -45,6 +45,11 @@ struct MicroKernel {
   // stages end their pixel tiles with 49 and 4 columns, 77% of the strips' width.
   void (*run_half)(const MicroArgs<Acc>& m) = nullptr;
   void (*run_rows_half)(const MicroArgs<Acc>& m) = nullptr;
+  // One row of A against row_cols columns (4 vectors), for M = 1: a batch-1
+  // recurrent step or fully connected layer, where an mr-row block computes mr - 1
+  // rows of zeros; B is read where it lies (gemm_block.h).
+  int row_cols = 0;
+  void (*run_row)(const MicroArgs<Acc>& m) = nullptr;
 };
 
 // The kernel for the active ISA (float, double); other accumulator types use the
@@ -84,7 +89,7 @@ inline MicroKernel<Acc> micro_kernel() {
   else if constexpr (sizeof(Acc) == 8 && Acc(0.5) != Acc(0)) return micro_kernel_f64();
   else
     return {4, 16, &micro_portable<Acc, 4, 16, true>, &micro_portable<Acc, 4, 16>, &micro_portable<Acc, 4, 8, true>,
-            &micro_portable<Acc, 4, 8>};
+            &micro_portable<Acc, 4, 8>, 16, &micro_portable<Acc, 1, 16, true>};
 }
 
 }  // namespace gk::cpu_gemm

@@ -21,13 +21,21 @@ void gk_matmul(const T* A, const T* B, const T* C, T* Y, gk_gemm_args g, gk_inde
     T* y_base = Y + b * g.M * g.N;
     for (int64_t ci = 0; ci < chunks; ++ci) {
       const auto [m0, mt] = row_chunk(g.M, ci);
-      const AOperand<Acc> ap = a_operand<Acc>(a_base + m0 * g.a_sm, g.a_sm, g.a_sk, mt, g.K, mk.mr);
+      // One row against rows of B that are contiguous: B is read in place (gemm_row).
+      const bool row_direct = std::is_same_v<T, Acc> && mt == 1 && g.b_sn == 1;
+      const bool all_direct = row_direct && g.N % kTile % mk.row_cols == 0;  // no tile needs the panel
+      const AOperand<Acc> ap =
+          all_direct ? AOperand<Acc>{} : a_operand<Acc>(a_base + m0 * g.a_sm, g.a_sm, g.a_sk, mt, g.K, mk.mr);
       for (int64_t ntile = blockIdx.x; ntile < ntiles; ntile += gridDim.x) {
         const int64_t n0 = ntile * kTile, nt = std::min<int64_t>(kTile, g.N - n0);
         const T* b_tile = b_base + n0 * g.b_sn;
-        gemm_tile<Acc>(
-            mt, nt, g.K, ap, mk,
-            [&](int64_t k0, int kc, Acc* bp) { pack_cols_to_panel(b_tile, g.b_sk, g.b_sn, nt, k0, kc, bp); }, acc);
+        if (row_direct && nt % mk.row_cols == 0) {
+          if constexpr (std::is_same_v<T, Acc>) gemm_row(g.K, a_base + m0 * g.a_sm, g.a_sk, b_tile, g.b_sk, nt, mk, acc);
+        } else {
+          gemm_tile<Acc>(
+              mt, nt, g.K, ap, mk,
+              [&](int64_t k0, int kc, Acc* bp) { pack_cols_to_panel(b_tile, g.b_sk, g.b_sn, nt, k0, kc, bp); }, acc);
+        }
         for (int64_t i = 0; i < mt; ++i) {
           const int64_t m = m0 + i;
           store_row(acc + i * kTile, nt, y_base + m * g.N + n0, g.alpha, g.has_c,

@@ -227,16 +227,16 @@ Status run_direct_steps(KernelContext& ctx, const RnnAttrs& r, RnnParams p, cons
   return ok_status();
 }
 
-// Y[d] (rows x cols) = A[d] (rows x k, row stride a_sm) · B[d]ᵀ (B[d]: cols x k,
-// row stride b_sn) for each direction d; a_dir/b_dir: the operands' step per
-// direction (0: shared).
+// Y[d] (rows x cols) = A[d] (rows x k, row stride a_sm) · B[d] (k x cols, strides
+// b_sk, b_sn) for each direction d; a_dir/b_dir: the operands' step per direction
+// (0: shared).
 Status gemm_per_direction(KernelContext& ctx, DType t, int64_t dirs, int64_t rows, int64_t cols, int64_t k, DevPtr a,
-                          int64_t a_sm, int64_t a_dir, DevPtr b, int64_t b_sn, int64_t b_dir, DevPtr y) {
+                          int64_t a_sm, int64_t a_dir, DevPtr b, int64_t b_sk, int64_t b_sn, int64_t b_dir, DevPtr y) {
   GemmCall g;
   g.dtype = t;
   g.M = rows, g.N = cols, g.K = k, g.batch = dirs;
   g.a = a, g.a_sm = a_sm, g.a_sk = 1;
-  g.b = b, g.b_sk = 1, g.b_sn = b_sn;
+  g.b = b, g.b_sk = b_sk, g.b_sn = b_sn;
   g.y = y;
   g.amap.rank = g.bmap.rank = 1;
   g.amap.dims[0] = g.bmap.dims[0] = dirs;
@@ -267,8 +267,15 @@ Status run_gemm_steps(KernelContext& ctx, const RnnAttrs& r, RnnParams p, const 
   }
   const DevPtr w = ctx.in(1).ptr, rw = ctx.in(2).ptr, bias = input_ptr(ctx, 3), lens = input_ptr(ctx, 4);
   const DevPtr y = ctx.out(0).numel() > 0 ? output_ptr(ctx, 0) : 0;
-  GK_RETURN_IF_ERROR(gemm_per_direction(ctx, t, p.dirs, rows, G * H, p.input, x.ptr, p.input, 0, w, p.input,
+  // xw[d] = X · W[d]ᵀ
+  GK_RETURN_IF_ERROR(gemm_per_direction(ctx, t, p.dirs, rows, G * H, p.input, x.ptr, p.input, 0, w, 1, p.input,
                                         G * H * p.input, xw.ptr()));
+  GK_TRY(GkBuf rt, ctx.scratch(t, p.dirs * G * H * H));
+  {
+    KernelArgs args;
+    args.ptr(rw).ptr(rt.ptr()).i64(G * H).i64(H).i64(p.dirs * H);
+    GK_RETURN_IF_ERROR(ctx.launch(src, KernelName::templated("gk_rnn_transpose", {tn}), grid_for(p.dirs * H), args));
+  }
   const KernelName cell_name = KernelName::templated(r.cell == Cell::kRnn   ? "gk_rnn_cell"
                                                      : r.cell == Cell::kGru ? "gk_gru_cell_h"
                                                                             : "gk_lstm_cell",
@@ -277,9 +284,9 @@ Status run_gemm_steps(KernelContext& ctx, const RnnAttrs& r, RnnParams p, const 
   for (int64_t s = 0; s < p.seq; ++s) {
     p.step = s;
     const DevPtr h_in = state(hbuf, s & 1), h_out = state(hbuf, (s + 1) & 1);
-    // hr[d] = R[d] (rows 0..hr_cols) · H_{t-1}[d]ᵀ
-    GK_RETURN_IF_ERROR(gemm_per_direction(ctx, t, p.dirs, hr_cols, p.batch, H, rw, H, G * H * H, h_in, H,
-                                          p.batch * H, hr.ptr()));
+    // hr[d] = H_{t-1}[d] · Rᵀ[d] (its columns 0..hr_cols)
+    GK_RETURN_IF_ERROR(gemm_per_direction(ctx, t, p.dirs, p.batch, hr_cols, H, h_in, H, p.batch * H, rt.ptr(), G * H,
+                                          1, G * H * H, hr.ptr()));
     KernelArgs args;
     args.ptr(xw.ptr());
     switch (r.cell) {
@@ -291,10 +298,10 @@ Status run_gemm_steps(KernelContext& ctx, const RnnAttrs& r, RnnParams p, const 
         gates.ptr(xw.ptr()).ptr(hr.ptr()).i64(hr_cols).ptr(bias).ptr(lens).ptr(h_in).ptr(zr.ptr());
         gates.ptr(gru_two ? rh.ptr() : 0).ptr(ctx.error_flag()).pod(p);
         GK_RETURN_IF_ERROR(ctx.launch(src, zr_name, grid, gates));
-        if (gru_two)  // hh[d] = Rh[d] · rh[d]ᵀ (Rh: rows 2H.. of R)
-          GK_RETURN_IF_ERROR(gemm_per_direction(ctx, t, p.dirs, H, p.batch, H,
-                                                rw + static_cast<DevPtr>(2 * H * H * esize), H, G * H * H,
-                                                rh.ptr(), H, p.batch * H, hh.ptr()));
+        if (gru_two)  // hh[d] = rh[d] · Rhᵀ[d] (columns 2H.. of Rᵀ)
+          GK_RETURN_IF_ERROR(gemm_per_direction(ctx, t, p.dirs, p.batch, H, H, rh.ptr(), H, p.batch * H,
+                                                rt.ptr() + static_cast<DevPtr>(2 * H * esize), G * H, 1, G * H * H,
+                                                hh.ptr()));
         args.ptr(gru_two ? hh.ptr() : hr.ptr()).i64(gru_two ? H : hr_cols).i64(gru_two ? 0 : 2 * H);
         args.ptr(bias).ptr(lens).ptr(h_in).ptr(zr.ptr()).ptr(h_out).ptr(y).ptr(ctx.error_flag()).pod(p);
         break;

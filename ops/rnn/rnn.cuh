@@ -1,7 +1,7 @@
 // Recurrent cells (RNN, GRU, LSTM). f32 and f64 take the GEMM form (rnn.cpp):
 // X·Wᵀ for every time step in one GEMM up front (xw, [dirs, seq * batch, gates *
 // hidden], rows in X's order), then per step one GEMM H_{t-1}·Rᵀ (hr, [dirs,
-// batch, gates * hidden], computed transposed; GRU without linear_before_reset:
+// batch, gates * hidden] against Rᵀ; GRU without linear_before_reset:
 // z and r, then (r ⊙ H_{t-1})·Rhᵀ as a second) and one fused cell launch adding the biases and
 // applying the gates, over every (direction, batch, hidden) element. Both GEMMs
 // fold K in blocks as every GEMM does. Half types keep the direct cells below,
@@ -237,9 +237,9 @@ GK_KERNEL void gk_lstm_step(const T* x, const T* w, const T* r, const T* bias, c
 
 // The GEMM form. Gate g's pre-activation at element q from the precomputed
 // products: (X_t·W_gᵀ + Wb_g) + (H_{t-1}·R_gᵀ + Rb_g), the direct cells' sums.
-// hr is the step's product transposed, (R·H_{t-1}ᵀ)[d] of hr_cols x batch (gates *
-// hidden, or 2 * hidden for GRU's z, r): R is then the GEMM's A operand, read where
-// it lies, and only H is packed (a batch-1 step gathered all of R into panels).
+// hr is the step's product H_{t-1}·Rᵀ, [dirs, batch, hr_cols] (gates * hidden, or
+// 2 * hidden for GRU's z, r), computed against Rᵀ (gk_rnn_transpose, once per run),
+// whose rows the GEMM reads in place for a batch of 1 (gemm_row).
 template <typename A>
 static GK_FN A gk_rnn_xw(const A* xw, const A* bias, const gk_rnn_params& p, const gk_rnn_pos& q, int gates, int g) {
   const int64_t xrow = q.d * p.seq * p.batch + (p.layout ? q.b * p.seq + q.t : q.t * p.batch + q.b);
@@ -250,9 +250,23 @@ static GK_FN A gk_rnn_xw(const A* xw, const A* bias, const gk_rnn_params& p, con
 template <typename A>
 static GK_FN A gk_rnn_hr(const A* hr, int64_t hr_cols, int64_t col, const A* bias, const gk_rnn_params& p,
                          const gk_rnn_pos& q, int gates, int g) {
-  A v = hr[(q.d * hr_cols + col + q.j) * p.batch + q.b];
+  A v = hr[q.row * hr_cols + col + q.j];
   if (bias) v += bias[q.d * 2 * gates * p.hidden + (gates + g) * p.hidden + q.j];
   return v;
+}
+
+// R [dirs, rows, k] -> Rᵀ [dirs, k, rows], once per run (rows: gates * hidden):
+// one output row per step (n = dirs * k), so a CPU worker's consecutive rows
+// reuse the cache lines of R they read (per element, with three divisions, it was
+// a third of a batch-1 LSTM's time).
+template <typename T>
+GK_KERNEL void gk_rnn_transpose(const T* src, T* dst, int64_t rows, int64_t k, int64_t n) {
+  GK_KERNEL_LOOP(i, n) {
+    const int64_t t = i % k, d = i / k;
+    const T* s = src + d * rows * k + t;
+    T* o = dst + i * rows;
+    for (int64_t r = 0; r < rows; ++r) o[r] = s[r * k];
+  }
 }
 
 template <typename T>

@@ -15,7 +15,8 @@ namespace {
 // The GEMM form's cells: f32 and f64 only (rnn.cuh).
 #define GK_RNN_CELLS(T)                                                                       \
   GK_CPU_KERNEL(kRange, gk_rnn_cell<T>), GK_CPU_KERNEL(kRange, gk_gru_cell_zr<T>),           \
-      GK_CPU_KERNEL(kRange, gk_gru_cell_h<T>), GK_CPU_KERNEL(kRange, gk_lstm_cell<T>),
+      GK_CPU_KERNEL(kRange, gk_gru_cell_h<T>), GK_CPU_KERNEL(kRange, gk_lstm_cell<T>),                \
+      GK_CPU_KERNEL(kRange, gk_rnn_transpose<T>),
 
 const CpuKernelEntry kRnnKernels[] = {GK_RNN(float) GK_RNN(double) GK_RNN(gk_half) GK_RNN(gk_bf16)
                                           GK_RNN_CELLS(float) GK_RNN_CELLS(double)};

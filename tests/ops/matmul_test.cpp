@@ -99,8 +99,12 @@ float blocked_dot(const float* a, int64_t a_step, const float* b, int64_t b_step
 }
 
 TEST_CASE("MatMul: f32 folds K in blocks of 32 on every ISA the CPU has, bit for bit", "[ops][matmul]") {
-  // N = 80: the second column tile (16 columns) takes the half-width register block.
-  const int64_t M = 67, K = 300, N = GENERATE(90, 80);
+  // N = 80: the second column tile (16 columns) takes the half-width register block;
+  // M = 1: the one-row block reading B in place (N = 128), and beside it a tile
+  // that is packed (N = 70).
+  const auto [M, N] = GENERATE(std::pair<int64_t, int64_t>{67, 90}, std::pair<int64_t, int64_t>{67, 80},
+                               std::pair<int64_t, int64_t>{1, 128}, std::pair<int64_t, int64_t>{1, 70});
+  const int64_t K = 300;
   HostTensor a = tensor_f32({M, K}, 11), b = tensor_f32({K, N}, 12);
   OpCall c;
   c.op_type = "MatMul";
