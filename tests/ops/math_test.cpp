@@ -1,5 +1,5 @@
-// The CPU's inline f32 exp and tanh (ops/common/math.cuh) against the double
-// functions over the whole float range: within 2 ulp of the correctly rounded value,
+// The CPU's inline f32 exp, tanh and erf (ops/common/math.cuh) against the double
+// functions over the whole float range: within 2 ulp (erf: 8) of the correctly rounded value,
 // with inf, NaN, signed zeros and the subnormal tail as the C functions give them.
 #include "backends/cpu/cuda_compat.h"
 #include "ops/common/math.cuh"
@@ -35,6 +35,8 @@ int64_t worst_ulp(float (*fn)(float), double (*ref)(double), float lo, float hi)
 }
 
 float exp_f(float x) { return gk_exp(x); }
+float erf_f(float x) { return gk_erf(x); }
+double erf_d(double x) { return std::erf(x); }
 float tanh_f(float x) { return gk_tanh(x); }
 double exp_d(double x) { return std::exp(x); }
 double tanh_d(double x) { return std::tanh(x); }
@@ -59,4 +61,15 @@ TEST_CASE("math: CPU tanhf within 2 ulp, odd, saturating", "[ops][math]") {
   CHECK(std::signbit(gk_tanh(-0.0f)));
   CHECK(gk_tanh(1e-30f) == 1e-30f);
   CHECK(std::isnan(gk_tanh(std::numeric_limits<float>::quiet_NaN())));
+}
+
+TEST_CASE("math: CPU erff within 8 ulp, odd, saturating", "[ops][math]") {
+  const int64_t worst = worst_ulp(&erf_f, &erf_d, -6.0f, 6.0f);
+  INFO("worst " << worst << " ulp");
+  CHECK(worst <= 8);
+  CHECK(worst_ulp(&erf_f, &erf_d, 1e-40f, 1e-3f) <= 3);  // tiny and subnormal x
+  CHECK(gk_erf(10.0f) == 1.0f);
+  CHECK(gk_erf(-10.0f) == -1.0f);
+  CHECK(std::signbit(gk_erf(-0.0f)));
+  CHECK(std::isnan(gk_erf(std::numeric_limits<float>::quiet_NaN())));
 }
