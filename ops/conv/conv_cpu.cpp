@@ -238,16 +238,71 @@ bool depthwise_row_s1(const T* x, const T* w, const gk_conv_args& a, int64_t od,
   return true;
 }
 
+// Channels [co0, co0 + 16) of image `img`, every output pixel, channels-last
+// (depthwise_micro.h); false (nothing written) when a weight is not finite.
+inline bool depthwise_channel_block(const float* X, const float* W, const float* B, float* Y, const gk_conv_args& a,
+                                    int64_t img, int64_t co0, int32_t epi, float ea, float eb) {
+  using gk::cpu_conv::kDepthwiseLanes;
+  constexpr int L = kDepthwiseLanes;
+  const int64_t H = a.in[1], Wd = a.in[2], KH = a.k[1], KW = a.k[2], OH = a.out[1], OW = a.out[2];
+  const int64_t taps = KH * KW, hp = (OH - 1) * a.s[1] + (KH - 1) * a.dil[1] + 1,
+                wp = (OW - 1) * a.s[2] + (KW - 1) * a.dil[2] + 1;
+  thread_local std::vector<float> wbuf, xbuf, ybuf;
+  wbuf.resize(static_cast<size_t>(taps * L));
+  xbuf.assign(static_cast<size_t>(hp * wp * L), 0.0f);
+  ybuf.resize(static_cast<size_t>(OH * OW * L));
+  for (int c = 0; c < L; ++c)
+    for (int64_t t = 0; t < taps; ++t) {
+      const float v = W[(co0 + c) * taps + t];
+      if (!std::isfinite(v)) return false;
+      wbuf[t * L + c] = v;
+    }
+  for (int c = 0; c < L; ++c) {
+    const float* xin = X + (img * a.C + co0 + c) * H * Wd;
+    for (int64_t r = 0; r < hp; ++r) {
+      const int64_t ih = r - a.pad[1];
+      if (ih < 0 || ih >= H) continue;
+      const int64_t q_lo = std::clamp<int64_t>(a.pad[2], 0, wp), q_hi = std::clamp<int64_t>(Wd + a.pad[2], q_lo, wp);
+      for (int64_t q = q_lo; q < q_hi; ++q) xbuf[(r * wp + q) * L + c] = xin[ih * Wd + q - a.pad[2]];
+    }
+  }
+  const gk::cpu_conv::DepthwiseChannels d{xbuf.data(), wp, wbuf.data(), KH, KW, a.dil[1], a.dil[2], a.s[1], a.s[2],
+                                          OH, OW, ybuf.data()};
+  gk::cpu_conv::depthwise_channels_f32()(d);
+  float row[16];
+  for (int c = 0; c < L; ++c)
+    for (int64_t oh = 0; oh < OH; ++oh) {
+      for (int64_t ow = 0; ow < OW; ++ow) row[ow] = ybuf[(oh * OW + ow) * L + c];
+      gk::cpu_gemm::store_row(row, OW, Y + ((img * a.Cout + co0 + c) * OH + oh) * OW, 1.0f, a.has_bias,
+                              a.has_bias ? B + co0 + c : nullptr, 0, 1.0f, epi, ea, eb);
+    }
+  return true;
+}
+
 // Rows of the output (image, channel, od, oh) per step; `n` (the element count the
-// CUDA kernel loops over) is implied by the geometry.
+// CUDA kernel loops over) is implied by the geometry. f32 images at most 16 wide
+// take 16 whole channels at a time channels-last where the worker's rows hold them.
 template <typename T>
 void gk_conv_depthwise(const T* X, const T* W, const T* B, T* Y, gk_conv_args a, int32_t epi, float ea, float eb,
                        int64_t n) {
   using Acc = typename gk_acc<T>::type;
   constexpr int64_t kChunk = 256;
   const int64_t rows = n / a.out[2], isz = a.in[0] * a.in[1] * a.in[2];
+  const int64_t channel_rows = a.out[0] * a.out[1];
+  const bool channel_blocks = std::is_same_v<T, float> && a.out[2] <= 16 && a.M == 1 && a.k[0] == 1 &&
+                              a.in[0] == 1 && a.out[0] == 1;
   Acc acc[kChunk], blk[kChunk];
-  GK_KERNEL_LOOP(row, rows) {
+  for (int64_t row = gk_part_begin(rows), end = gk_part_end(rows); row < end; ++row) {
+    if constexpr (std::is_same_v<T, float>) {
+      if (channel_blocks && row % channel_rows == 0) {
+        const int64_t nc = row / channel_rows, co = nc % a.Cout;
+        if (co + gk::cpu_conv::kDepthwiseLanes <= a.Cout && row + gk::cpu_conv::kDepthwiseLanes * channel_rows <= end &&
+            depthwise_channel_block(X, W, B, Y, a, nc / a.Cout, co, epi, ea, eb)) {
+          row += gk::cpu_conv::kDepthwiseLanes * channel_rows - 1;
+          continue;
+        }
+      }
+    }
     const int64_t oh = row % a.out[1], t = row / a.out[1];
     const int64_t od = t % a.out[0], nc = t / a.out[0];
     const int64_t co = nc % a.Cout, img = nc / a.Cout;

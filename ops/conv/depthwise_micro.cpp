@@ -49,4 +49,14 @@ DepthwiseKernel<float, float> depthwise_kernel_f32() {
   }
 }
 
+DepthwiseChannelsFn depthwise_channels_f32() {
+  switch (active_cpu_isa()) {
+#if defined(__x86_64__)
+    case CpuIsa::kAvx512: return &avx512::channels;
+    case CpuIsa::kAvx2Fma: return &avx2::channels;
+#endif
+    default: return &depthwise_channels_portable;
+  }
+}
+
 }  // namespace gk::cpu_conv

@@ -56,6 +56,43 @@ struct DepthwiseKernel {
 
 DepthwiseKernel<float, float> depthwise_kernel_f32();
 
+// Narrow images (EfficientNet's and MobileNetV3's 7x7 and 14x14 stages: a row is
+// one vector with 7 or 14 lanes used) go channels-last instead: 16 channels of one
+// image in a zero-padded [hp][wp][16] copy, one vector per output pixel, several
+// pixels' FMA chains in flight. Taps fold as depthwise_columns' (blocks of 32 tap
+// indices); padded taps add x = 0 as in depthwise_row_s1.
+constexpr int kDepthwiseLanes = 16;
+struct DepthwiseChannels {
+  const float* x;  // [hp][wp][16], zero where the image is padded
+  int64_t wp;
+  const float* w;  // [kh * kw][16]
+  int64_t kh, kw, dil_h, dil_w, s_h, s_w, oh_n, ow_n;
+  float* y;  // [oh_n][ow_n][16]
+};
+using DepthwiseChannelsFn = void (*)(const DepthwiseChannels& d);
+DepthwiseChannelsFn depthwise_channels_f32();
+
+// The portable form, one pixel at a time.
+inline void depthwise_channels_portable(const DepthwiseChannels& d) {
+  constexpr int L = kDepthwiseLanes;
+  for (int64_t oh = 0; oh < d.oh_n; ++oh)
+    for (int64_t ow = 0; ow < d.ow_n; ++ow) {
+      float tot[L] = {}, s[L] = {};
+      int64_t block = 0;
+      for (int64_t kh = 0; kh < d.kh; ++kh)
+        for (int64_t kw = 0; kw < d.kw; ++kw) {
+          const int64_t tap = kh * d.kw + kw;
+          if (tap / GK_GEMM_KBLOCK != block) {
+            for (int c = 0; c < L; ++c) tot[c] = tot[c] + s[c], s[c] = 0.0f;
+            block = tap / GK_GEMM_KBLOCK;
+          }
+          const float* xp = d.x + ((oh * d.s_h + kh * d.dil_h) * d.wp + ow * d.s_w + kw * d.dil_w) * L;
+          for (int c = 0; c < L; ++c) s[c] = gk_madd(xp[c], d.w[tap * L + c], s[c]);
+        }
+      for (int c = 0; c < L; ++c) d.y[(oh * d.ow_n + ow) * L + c] = tot[c] + s[c];
+    }
+}
+
 template <typename Acc, typename T>
 inline DepthwiseKernel<Acc, T> depthwise_kernel() {
   if constexpr (std::is_same_v<Acc, float> && std::is_same_v<T, float>) return depthwise_kernel_f32();

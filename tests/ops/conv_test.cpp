@@ -170,6 +170,11 @@ TEST_CASE("Conv: f32 folds taps in blocks of 32 on every path and ISA, bit for b
       {{1, 100, 5, 30}, 9, 1, {1, 1}, {1, 1}, {0, 0, 0, 0}, {1, 1}},  // pointwise, K = 100
       {{1, 3, 12, 90}, 3, 3, {7, 7}, {1, 1}, {3, 3, 3, 3}, {1, 1}},   // depthwise 7x7: 32 + 17 taps
       {{1, 2, 12, 40}, 2, 2, {7, 7}, {2, 2}, {3, 3, 3, 3}, {1, 1}},   // depthwise 7x7, strided
+      // Narrow images: 16 channels at a time channels-last, the rest by rows.
+      {{1, 32, 9, 9}, 32, 32, {3, 3}, {1, 1}, {1, 1, 1, 1}, {1, 1}},
+      {{1, 48, 14, 14}, 48, 48, {5, 5}, {2, 2}, {2, 2, 2, 2}, {1, 1}},
+      {{2, 20, 7, 7}, 20, 20, {7, 7}, {1, 1}, {3, 3, 3, 3}, {1, 1}},  // 49 taps: 32 + 17
+      {{1, 16, 10, 12}, 16, 16, {3, 3}, {1, 1}, {2, 1, 2, 3}, {2, 2}},  // dilated, uneven pads
   };
   uint32_t seed = 700;
   for (const ConvCase& c : cases) {
