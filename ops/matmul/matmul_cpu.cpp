@@ -22,8 +22,13 @@ void gk_matmul(const T* A, const T* B, const T* C, T* Y, gk_gemm_args g, gk_inde
     for (int64_t ci = 0; ci < chunks; ++ci) {
       const auto [m0, mt] = row_chunk(g.M, ci);
       // One row against rows of B that are contiguous: B is read in place (gemm_row).
+      // One row against a transposed B (a batch-1 Gemm with transB, a classifier):
+      // the tile is computed as Bᵀ·Aᵀ, B's rows being the register blocks' A
+      // operand read in place, instead of gathering B into panels for one row. Each
+      // element folds the same products in the same order (fma is commutative).
       const bool row_direct = std::is_same_v<T, Acc> && mt == 1 && g.b_sn == 1;
-      const bool all_direct = row_direct && g.N % kTile % mk.row_cols == 0;  // no tile needs the panel
+      const bool row_swapped = std::is_same_v<T, Acc> && mt == 1 && g.b_sk == 1 && g.b_sn != 1;
+      const bool all_direct = row_swapped || (row_direct && g.N % kTile % mk.row_cols == 0);  // no panel of A
       const AOperand<Acc> ap =
           all_direct ? AOperand<Acc>{} : a_operand<Acc>(a_base + m0 * g.a_sm, g.a_sm, g.a_sk, mt, g.K, mk.mr);
       for (int64_t ntile = blockIdx.x; ntile < ntiles; ntile += gridDim.x) {
@@ -31,6 +36,14 @@ void gk_matmul(const T* A, const T* B, const T* C, T* Y, gk_gemm_args g, gk_inde
         const T* b_tile = b_base + n0 * g.b_sn;
         if (row_direct && nt % mk.row_cols == 0) {
           if constexpr (std::is_same_v<T, Acc>) gemm_row(g.K, a_base + m0 * g.a_sm, g.a_sk, b_tile, g.b_sk, nt, mk, acc);
+        } else if (row_swapped) {
+          if constexpr (std::is_same_v<T, Acc>) {
+            const T* a_row = a_base + m0 * g.a_sm;
+            gemm_tile<Acc>(
+                nt, 1, g.K, a_operand<Acc>(b_tile, g.b_sn, g.b_sk, nt, g.K, mk.mr), mk,
+                [&](int64_t k0, int kc, Acc* bp) { pack_cols_to_panel(a_row, g.a_sk, 0, 1, k0, kc, bp); }, acc);
+            for (int64_t j = 1; j < nt; ++j) acc[j] = acc[j * kTile];  // column 0 into row 0
+          }
         } else {
           gemm_tile<Acc>(
               mt, nt, g.K, ap, mk,

@@ -140,6 +140,29 @@ TEST_CASE("MatMul: f32 folds K in blocks of 32 on every ISA the CPU has, bit for
   CHECK(blocked_err < naive_err);
 }
 
+TEST_CASE("Gemm: a row against a transposed B folds as MatMul does, bit for bit", "[ops][matmul]") {
+  // M = 1 with transB: the CPU computes the row as Bᵀ·Aᵀ (B's rows read in place).
+  const int64_t K = 300, N = GENERATE(int64_t{70}, int64_t{128});
+  HostTensor a = tensor_f32({1, K}, 21), b = tensor_f32({N, K}, 22);
+  OpCall c;
+  c.op_type = "Gemm";
+  c.attrs.set("transB", int_attr(1));
+  c.inputs = {a, b};
+  for (CpuIsa isa : isas_to_test()) {
+    IsaScope scope(isa);
+    INFO("N " << N << " isa " << cpu_isa_name(active_cpu_isa()));
+    auto r = run_op_all_backends(c);
+    REQUIRE(r.ok());
+    const float* py = r->outputs[0].data<float>();
+    int64_t mismatches = 0;
+    for (int64_t n = 0; n < N; ++n) {
+      const float want = blocked_dot(a.data<float>(), 1, b.data<float>() + n * K, 1, K);
+      mismatches += std::memcmp(&want, &py[n], 4) != 0;
+    }
+    CHECK(mismatches == 0);
+  }
+}
+
 TEST_CASE("MatMul: integer and half types", "[ops][matmul]") {
   OpCall c;
   c.op_type = "MatMul";
