@@ -41,10 +41,13 @@ GK_KERNEL void gk_dm_copy_rows(const W* GK_RESTRICT src, W* GK_RESTRICT dst, int
 }
 
 // out[i] = src[offset(map, i)]: any permutation, step, broadcast or tile view.
+// The CPU twin (ops/data_movement/data_movement_cpu.cpp) walks an odometer.
+#ifdef __CUDACC_RTC__
 template <typename W>
 GK_KERNEL void gk_dm_strided(const W* GK_RESTRICT src, W* GK_RESTRICT dst, gk_index_map map, int64_t n) {
   GK_KERNEL_LOOP(i, n) { dst[i] = src[gk_offset(map, i)]; }
 }
+#endif
 
 // Pad: mode 0 constant, 1 reflect, 2 edge, 3 wrap. begin[d] may be negative (crop).
 struct gk_pad_map {
