@@ -67,6 +67,8 @@ void pack_im2col(const T* x, const gk_conv_args& a, const Run* runs, int nruns, 
       const T* src = row + (run.ow0 - run.j0) * a.s[2] + wofs;  // src[j * s] is column j
       if (a.s[2] == 1)
         for (int64_t j = jlo; j < jhi; ++j) dst[j] = static_cast<Acc>(src[j]);
+      else if (a.s[2] == 2)  // a constant stride vectorises (permutes); a runtime one was 2 lanes at a time
+        for (int64_t j = jlo; j < jhi; ++j) dst[j] = static_cast<Acc>(src[j * 2]);
       else
         for (int64_t j = jlo; j < jhi; ++j) dst[j] = static_cast<Acc>(src[j * a.s[2]]);
       for (int64_t j = jhi; j < run.j1; ++j) dst[j] = Acc(0);
@@ -341,6 +343,8 @@ void gk_conv_depthwise(const T* X, const T* W, const T* B, T* Y, gk_conv_args a,
             Acc* dst = blk - c0;
             if (a.s[2] == 1)
               for (int64_t ow = lo; ow < hi; ++ow) dst[ow] = gk_madd(static_cast<Acc>(src[ow]), wv, dst[ow]);
+            else if (a.s[2] == 2)  // a constant stride vectorises
+              for (int64_t ow = lo; ow < hi; ++ow) dst[ow] = gk_madd(static_cast<Acc>(src[ow * 2]), wv, dst[ow]);
             else
               for (int64_t ow = lo; ow < hi; ++ow)
                 dst[ow] = gk_madd(static_cast<Acc>(src[ow * a.s[2]]), wv, dst[ow]);
