@@ -1,6 +1,19 @@
 #include "backends/cpu/thread_pool.h"
 
 namespace gk {
+namespace {
+
+// About 20-60 us of pause instructions (65-140 cycles each on Zen and recent
+// Intel cores) // untuned
+constexpr int kSpins = 1000;
+
+inline void cpu_relax() {
+#if defined(__x86_64__) || defined(__i386__)
+  __builtin_ia32_pause();
+#endif
+}
+
+}  // namespace
 
 ThreadPool::ThreadPool(int threads) {
   if (threads <= 0) threads = static_cast<int>(std::thread::hardware_concurrency());
@@ -29,8 +42,10 @@ void ThreadPool::worker_loop() {
   uint64_t seen = 0;
   for (;;) {
     const std::function<void(int64_t)>* job = nullptr;
+    for (int i = 0; i < kSpins && generation_.load(std::memory_order_acquire) == seen; ++i) cpu_relax();
     {
       std::unique_lock lock(mutex_);
+      if (job_ == nullptr) seen = generation_;  // a launch this worker missed is over: spin for the next
       wake_.wait(lock, [&] { return stop_ || (job_ != nullptr && generation_ != seen); });
       if (stop_) return;
       seen = generation_;
@@ -61,6 +76,7 @@ void ThreadPool::parallel_for(int64_t tasks, const std::function<void(int64_t)>&
   }
   wake_.notify_all();
   drain(fn);
+  for (int i = 0; i < kSpins && active_.load(std::memory_order_acquire) != 0; ++i) cpu_relax();
   std::unique_lock lock(mutex_);
   // Workers join only while job_ is set (under this mutex), so once active_ is 0
   // here no worker can still be inside fn.
