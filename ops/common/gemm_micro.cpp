@@ -11,27 +11,9 @@
 
 namespace gk::cpu_gemm {
 
-#if defined(__x86_64__)
-#pragma GCC push_options
-#pragma GCC target("avx512f")
-namespace avx512 {
-#define GK_SIMD_BITS 512
-#include "ops/common/simd_vec.inc"
-#undef GK_SIMD_BITS
-#include "ops/common/gemm_micro_vec.inc"
-}  // namespace avx512
-#pragma GCC pop_options
-
-#pragma GCC push_options
-#pragma GCC target("avx2,fma")
-namespace avx2 {
-#define GK_SIMD_BITS 256
-#include "ops/common/simd_vec.inc"
-#undef GK_SIMD_BITS
-#include "ops/common/gemm_micro_vec.inc"
-}  // namespace avx2
-#pragma GCC pop_options
-#endif
+#define GK_PER_ISA_BODY "ops/common/gemm_micro_vec.inc"
+#include "ops/common/per_isa.inc"
+#undef GK_PER_ISA_BODY
 
 MicroKernel<float> micro_kernel_f32() {
   switch (active_cpu_isa()) {

@@ -182,12 +182,20 @@ DevPtr output_ptr(const KernelContext& ctx, size_t i) {
   return i < ctx.num_outputs() && ctx.node().has_output(i) ? ctx.out(i).ptr : 0;
 }
 
-Status run_direct_steps(KernelContext& ctx, const RnnAttrs& r, RnnParams p, const char* tn, const GkBuf& hbuf,
-                        const GkBuf& cbuf) {
+// The ping-pong states ([2][dirs, batch, hidden] for h, and c for LSTM) and the
+// element count every step launch covers.
+struct CellState {
+  const GkBuf& h;
+  const GkBuf& c;
+  int64_t n, esize;
+  DevPtr h_at(int64_t which) const { return h.ptr() + static_cast<DevPtr>(which * n * esize); }
+  DevPtr c_at(int64_t which) const { return c.ptr() + static_cast<DevPtr>(which * n * esize); }
+};
+
+Status run_direct_steps(KernelContext& ctx, const RnnAttrs& r, RnnParams p, const char* tn, const CellState& st) {
   const TensorRef& x = ctx.in(0);
   const DType t = x.dtype;
-  const int64_t n = p.dirs * p.batch * p.hidden, esize = dtype_storage_bytes(t, 1);
-  auto state = [&](const GkBuf& b, int64_t which) { return b.ptr() + static_cast<DevPtr>(which * n * esize); };
+  const int64_t n = st.n;
   const LaunchConfig grid = grid_for(n);
   const KernelSource& src = kernel_sources::rnn;
   GkBuf zr;
@@ -203,7 +211,7 @@ Status run_direct_steps(KernelContext& ctx, const RnnAttrs& r, RnnParams p, cons
   const KernelName gates_name = KernelName::format("gk_gru_gates<{}>", {tn});
   for (int64_t s = 0; s < p.seq; ++s) {
     p.step = s;
-    const DevPtr h_in = state(hbuf, s & 1), h_out = state(hbuf, (s + 1) & 1);
+    const DevPtr h_in = st.h_at(s & 1), h_out = st.h_at((s + 1) & 1);
     KernelArgs args;
     args.ptr(x.ptr).ptr(w).ptr(rw).ptr(bias);
     switch (r.cell) {
@@ -218,8 +226,8 @@ Status run_direct_steps(KernelContext& ctx, const RnnAttrs& r, RnnParams p, cons
         break;
       }
       case Cell::kLstm:
-        args.ptr(input_ptr(ctx, 7)).ptr(lens).ptr(h_in).ptr(state(cbuf, s & 1)).ptr(h_out);
-        args.ptr(state(cbuf, (s + 1) & 1)).ptr(y).ptr(ctx.error_flag()).pod(p);
+        args.ptr(input_ptr(ctx, 7)).ptr(lens).ptr(h_in).ptr(st.c_at(s & 1)).ptr(h_out);
+        args.ptr(st.c_at((s + 1) & 1)).ptr(y).ptr(ctx.error_flag()).pod(p);
         break;
     }
     GK_RETURN_IF_ERROR(ctx.launch(src, step_name, grid, args));
@@ -244,12 +252,10 @@ Status gemm_per_direction(KernelContext& ctx, DType t, int64_t dirs, int64_t row
   return launch_gemm(ctx, g);
 }
 
-Status run_gemm_steps(KernelContext& ctx, const RnnAttrs& r, RnnParams p, const char* tn, const GkBuf& hbuf,
-                      const GkBuf& cbuf) {
+Status run_gemm_steps(KernelContext& ctx, const RnnAttrs& r, RnnParams p, const char* tn, const CellState& st) {
   const TensorRef& x = ctx.in(0);
   const DType t = x.dtype;
-  const int64_t n = p.dirs * p.batch * p.hidden, esize = dtype_storage_bytes(t, 1);
-  auto state = [&](const GkBuf& b, int64_t which) { return b.ptr() + static_cast<DevPtr>(which * n * esize); };
+  const int64_t n = st.n, esize = st.esize;
   const LaunchConfig grid = grid_for(n);
   const KernelSource& src = kernel_sources::rnn;
   const int64_t G = gates_of(r.cell), H = p.hidden, rows = p.seq * p.batch;
@@ -283,7 +289,7 @@ Status run_gemm_steps(KernelContext& ctx, const RnnAttrs& r, RnnParams p, const 
   const KernelName zr_name = KernelName::templated("gk_gru_cell_zr", {tn});
   for (int64_t s = 0; s < p.seq; ++s) {
     p.step = s;
-    const DevPtr h_in = state(hbuf, s & 1), h_out = state(hbuf, (s + 1) & 1);
+    const DevPtr h_in = st.h_at(s & 1), h_out = st.h_at((s + 1) & 1);
     // hr[d] = H_{t-1}[d] · Rᵀ[d] (its columns 0..hr_cols)
     GK_RETURN_IF_ERROR(gemm_per_direction(ctx, t, p.dirs, p.batch, hr_cols, H, h_in, H, p.batch * H, rt.ptr(), G * H,
                                           1, G * H * H, hr.ptr()));
@@ -307,8 +313,8 @@ Status run_gemm_steps(KernelContext& ctx, const RnnAttrs& r, RnnParams p, const 
         break;
       }
       case Cell::kLstm:
-        args.ptr(hr.ptr()).ptr(bias).ptr(input_ptr(ctx, 7)).ptr(lens).ptr(h_in).ptr(state(cbuf, s & 1)).ptr(h_out);
-        args.ptr(state(cbuf, (s + 1) & 1)).ptr(y).ptr(ctx.error_flag()).pod(p);
+        args.ptr(hr.ptr()).ptr(bias).ptr(input_ptr(ctx, 7)).ptr(lens).ptr(h_in).ptr(st.c_at(s & 1)).ptr(h_out);
+        args.ptr(st.c_at((s + 1) & 1)).ptr(y).ptr(ctx.error_flag()).pod(p);
         break;
     }
     GK_RETURN_IF_ERROR(ctx.launch(src, cell_name, grid, args));
@@ -363,10 +369,11 @@ Status run_cell(KernelContext& ctx) {
     GK_RETURN_IF_ERROR(ctx.launch(src, io, grid, args));
   }
 
+  const CellState st{hbuf, cbuf, n, esize};
   if (t == DType::kF32 || t == DType::kF64) {
-    GK_RETURN_IF_ERROR(run_gemm_steps(ctx, r, p, tn, hbuf, cbuf));
+    GK_RETURN_IF_ERROR(run_gemm_steps(ctx, r, p, tn, st));
   } else {
-    GK_RETURN_IF_ERROR(run_direct_steps(ctx, r, p, tn, hbuf, cbuf));
+    GK_RETURN_IF_ERROR(run_direct_steps(ctx, r, p, tn, st));
   }
   const int64_t last = p.seq & 1;
   if (DevPtr yh = output_ptr(ctx, 1)) {

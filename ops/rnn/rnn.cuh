@@ -198,9 +198,31 @@ GK_KERNEL void gk_gru_step(const T* x, const T* w, const T* r, const T* bias, co
   }
 }
 
-// LSTM (gate order i, o, f, c; peepholes i, o, f):
-//   i = f(.. + Pi ⊙ C_{t-1}), f = f(.. + Pf ⊙ C_{t-1}) (or 1 - i), c = g(..),
-//   C_t = f ⊙ C_{t-1} + i ⊙ c, o = f(.. + Po ⊙ C_t), H_t = o ⊙ h(C_t).
+// The LSTM cell from its gates' pre-activations (gate order i, o, f, c;
+// peepholes i, o, f): i = f(.. + Pi ⊙ C_{t-1}), f = f(.. + Pf ⊙ C_{t-1}) (or 1 - i),
+// c = g(..), C_t = f ⊙ C_{t-1} + i ⊙ c, o = f(.. + Po ⊙ C_t), H_t = o ⊙ h(C_t).
+template <typename T, typename A>
+static GK_FN void gk_lstm_gates(const gk_rnn_params& p, const gk_rnn_pos& q, int64_t i, const A* pre, const T* peep,
+                                const T* c_in, T* h_out, T* c_out, T* y) {
+  const A c_prev = (A)c_in[i];
+  A pi = (A)0, po = (A)0, pf = (A)0;
+  if (peep) {
+    const T* pp = peep + q.d * 3 * p.hidden + q.j;
+    pi = (A)pp[0], po = (A)pp[p.hidden], pf = (A)pp[2 * p.hidden];
+  }
+  const A ig = gk_rnn_apply(p, q.d, 0, pre[0] + pi * c_prev);
+  const A fg = p.input_forget ? (A)1 - ig : gk_rnn_apply(p, q.d, 0, pre[2] + pf * c_prev);
+  const A cg = gk_rnn_apply(p, q.d, 1, pre[3]);
+  const A c = fg * c_prev + ig * cg;
+  const A og = gk_rnn_apply(p, q.d, 0, pre[1] + po * c);
+  const int hk = (int)q.d * 3 + 2;
+  const T h = (T)(og * gk_rnn_act(c, p.act_kind[hk], p.act_alpha[hk], p.act_beta[hk]));
+  h_out[i] = h;
+  c_out[i] = (T)c;
+  if (y) y[gk_rnn_y_off(p, q)] = h;
+}
+
+// LSTM, direct form: each element's gate dot products, then gk_lstm_gates.
 template <typename T>
 GK_KERNEL void gk_lstm_step(const T* x, const T* w, const T* r, const T* bias, const T* peep, const int32_t* lens,
                             const T* h_in, const T* c_in, T* h_out, T* c_out, T* y, int32_t* flag, gk_rnn_params p) {
@@ -213,26 +235,18 @@ GK_KERNEL void gk_lstm_step(const T* x, const T* w, const T* r, const T* bias, c
       if (y) y[gk_rnn_y_off(p, q)] = (T)(A)0;
       continue;
     }
-    const A c_prev = (A)c_in[i];
-    A pi = (A)0, po = (A)0, pf = (A)0;
-    if (peep) {
-      const T* pp = peep + q.d * 3 * p.hidden + q.j;
-      pi = (A)pp[0], po = (A)pp[p.hidden], pf = (A)pp[2 * p.hidden];
-    }
     A pre[4];
     for (int g = 0; g < 4; ++g)
       pre[g] = gk_rnn_input_part<T, A>(x, w, bias, p, q, 4, g) + gk_rnn_hidden_part<T, A>(r, bias, h_in, p, q, 4, g);
-    const A ig = gk_rnn_apply(p, q.d, 0, pre[0] + pi * c_prev);
-    const A fg = p.input_forget ? (A)1 - ig : gk_rnn_apply(p, q.d, 0, pre[2] + pf * c_prev);
-    const A cg = gk_rnn_apply(p, q.d, 1, pre[3]);
-    const A c = fg * c_prev + ig * cg;
-    const A og = gk_rnn_apply(p, q.d, 0, pre[1] + po * c);
-    const int hk = (int)q.d * 3 + 2;
-    const T h = (T)(og * gk_rnn_act(c, p.act_kind[hk], p.act_alpha[hk], p.act_beta[hk]));
-    h_out[i] = h;
-    c_out[i] = (T)c;
-    if (y) y[gk_rnn_y_off(p, q)] = h;
+    gk_lstm_gates<T, A>(p, q, i, pre, peep, c_in, h_out, c_out, y);
   }
+}
+
+// Past a batch entry's sequence length: the state passes through, Y gets zeros.
+template <typename T>
+static GK_FN void gk_rnn_hold(const gk_rnn_params& p, const gk_rnn_pos& q, int64_t i, const T* h_in, T* h_out, T* y) {
+  h_out[i] = h_in[i];
+  if (y) y[gk_rnn_y_off(p, q)] = (T)0;
 }
 
 // The GEMM form. Gate g's pre-activation at element q from the precomputed
@@ -275,8 +289,7 @@ GK_KERNEL void gk_rnn_cell(const T* xw, const T* hr, const T* bias, const int32_
   GK_KERNEL_LOOP(i, p.dirs * p.batch * p.hidden) {
     const gk_rnn_pos q = gk_rnn_locate(p, lens, flag, i);
     if (!q.valid) {
-      h_out[i] = h_in[i];
-      if (y) y[gk_rnn_y_off(p, q)] = (T)0;
+      gk_rnn_hold(p, q, i, h_in, h_out, y);
       continue;
     }
     const T pre = gk_rnn_xw(xw, bias, p, q, 1, 0) + gk_rnn_hr(hr, p.hidden, 0, bias, p, q, 1, 0);
@@ -319,8 +332,7 @@ GK_KERNEL void gk_gru_cell_h(const T* xw, const T* hh, int64_t hh_cols, int64_t 
   GK_KERNEL_LOOP(i, p.dirs * p.batch * p.hidden) {
     const gk_rnn_pos q = gk_rnn_locate(p, lens, flag, i);
     if (!q.valid) {
-      h_out[i] = h_in[i];
-      if (y) y[gk_rnn_y_off(p, q)] = (T)0;
+      gk_rnn_hold(p, q, i, h_in, h_out, y);
       continue;
     }
     const T* zrow = zr + q.row * 2 * p.hidden;
@@ -340,30 +352,14 @@ GK_KERNEL void gk_lstm_cell(const T* xw, const T* hr, const T* bias, const T* pe
   GK_KERNEL_LOOP(i, p.dirs * p.batch * p.hidden) {
     const gk_rnn_pos q = gk_rnn_locate(p, lens, flag, i);
     if (!q.valid) {
-      h_out[i] = h_in[i];
+      gk_rnn_hold(p, q, i, h_in, h_out, y);
       c_out[i] = c_in[i];
-      if (y) y[gk_rnn_y_off(p, q)] = (T)0;
       continue;
-    }
-    const T c_prev = c_in[i];
-    T pi = (T)0, po = (T)0, pf = (T)0;
-    if (peep) {
-      const T* pp = peep + q.d * 3 * p.hidden + q.j;
-      pi = pp[0], po = pp[p.hidden], pf = pp[2 * p.hidden];
     }
     T pre[4];
     for (int g = 0; g < 4; ++g)
       pre[g] = gk_rnn_xw(xw, bias, p, q, 4, g) + gk_rnn_hr(hr, 4 * p.hidden, g * p.hidden, bias, p, q, 4, g);
-    const T ig = gk_rnn_apply(p, q.d, 0, pre[0] + pi * c_prev);
-    const T fg = p.input_forget ? (T)1 - ig : gk_rnn_apply(p, q.d, 0, pre[2] + pf * c_prev);
-    const T cg = gk_rnn_apply(p, q.d, 1, pre[3]);
-    const T c = fg * c_prev + ig * cg;
-    const T og = gk_rnn_apply(p, q.d, 0, pre[1] + po * c);
-    const int hk = (int)q.d * 3 + 2;
-    const T h = og * gk_rnn_act(c, p.act_kind[hk], p.act_alpha[hk], p.act_beta[hk]);
-    h_out[i] = h;
-    c_out[i] = c;
-    if (y) y[gk_rnn_y_off(p, q)] = h;
+    gk_lstm_gates<T, T>(p, q, i, pre, peep, c_in, h_out, c_out, y);
   }
 }
 
