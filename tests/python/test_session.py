@@ -192,6 +192,9 @@ def test_bool_and_string_tensors():
     inverted, lower = s.run(None, {"flags": flags, "words": np.array(["Hello", "WORLD", "gkrun"])})
     assert inverted.dtype == np.bool_ and inverted.tolist() == [False, True, True, False]
     assert lower.tolist() == ["hello", "world", "gkrun"]
+    with pytest.raises(gkrun.Error) as e:
+        s.run(None, {"flags": flags, "wrods": np.array(["a", "b", "c"])})
+    assert e.value.code == "InvalidArgument" and "wrods" in str(e.value)
 
 
 def test_scalar_inputs_keep_rank_zero():

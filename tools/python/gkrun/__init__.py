@@ -147,7 +147,7 @@ def _backend_for(providers, provider_options):
 
 
 def _feed(name, value, desc):
-    if desc is not None and desc._dtype == 8:
+    if (desc is not None and desc._dtype == 8) or np.asarray(value).dtype.kind in "USO":
         strings = np.asarray(value, dtype=object)
         return (name, 8, [str(s) for s in strings.reshape(-1)], list(strings.shape))
     array = np.asarray(value)  # not ascontiguousarray: it makes a 0-d array 1-d
