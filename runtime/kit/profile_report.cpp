@@ -1,5 +1,6 @@
-// The profiler's two renderings: an aligned text table for people and one JSON
-// object for tools (gkrun profile --json).
+// The profiler's renderings: an aligned text table for people, one JSON object for
+// tools (gkrun profile --json) and a Chrome trace (chrome_trace.h).
+#include "runtime/kit/chrome_trace.h"
 #include "runtime/kit/profiler.h"
 
 #include <fmt/format.h>
@@ -95,6 +96,25 @@ std::string Profiler::json(size_t top) const {
            ",\"mean_us\":" + json_number(r.mean_us) + ",\"max_us\":" + json_number(r.max_us) + "}";
   }
   return out + "]}";
+}
+
+std::string chrome_trace(const Profiler& profiler, const std::map<std::string, size_t>& live_bytes_by_nodes,
+                         std::string_view process_name) {
+  // Chrome trace timestamps are microseconds.
+  std::string out = "{\"traceEvents\":[{\"name\":\"process_name\",\"ph\":\"M\",\"pid\":1,\"tid\":1,"
+                    "\"args\":{\"name\":" + json_string(process_name) + "}}";
+  for (const KernelRecord& r : profiler.records()) {
+    const std::string ts = json_number(r.start_ms * 1000.0);
+    out += ",{\"name\":" + json_string(r.kernel) + ",\"cat\":" + json_string(r.tag.op_type) +
+           ",\"ph\":\"X\",\"ts\":" + ts + ",\"dur\":" + json_number(r.duration_ms * 1000.0) +
+           ",\"pid\":1,\"tid\":1,\"args\":{\"nodes\":" + json_string(r.tag.nodes) +
+           ",\"op_type\":" + json_string(r.tag.op_type) + ",\"shapes\":" + json_string(r.tag.shapes) + "}}";
+    auto live = live_bytes_by_nodes.find(r.tag.nodes);
+    if (live == live_bytes_by_nodes.end()) continue;
+    out += ",{\"name\":\"live intermediates\",\"ph\":\"C\",\"ts\":" + ts +
+           ",\"pid\":1,\"args\":{\"bytes\":" + std::to_string(live->second) + "}}";
+  }
+  return out + "],\"displayTimeUnit\":\"ms\"}";
 }
 
 }  // namespace gk

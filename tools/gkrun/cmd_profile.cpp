@@ -1,4 +1,5 @@
 // gkrun profile MODEL: where the time goes, per kernel and per op type.
+#include "runtime/kit/chrome_trace.h"
 #include "tools/gkrun/commands.h"
 #include "tools/gkrun/common.h"
 #include "tools/gkrun/output_format.h"
@@ -41,7 +42,7 @@ void add_profile(CLI::App& root, int* exit_code) {
       for (const NamedTensor& in : *inputs) shapes.emplace_back(in.name, in.tensor.shape());
       auto plan = s.plan_summary(shapes);
       std::ofstream out(f->trace);
-      out << chrome_trace(profiler, plan.ok() ? *plan : PlanSummary{});
+      out << chrome_trace(profiler, plan.ok() ? plan->live_bytes_by_nodes : std::map<std::string, size_t>{});
       if (!out) return void(*exit_code = report_error(invalid_argument("--trace {}: cannot write", f->trace)));
     }
     if (f->json) {

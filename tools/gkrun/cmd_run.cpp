@@ -1,4 +1,5 @@
 // gkrun MODEL: run once on given or random inputs, print every output and the time.
+#include "runtime/kit/chrome_trace.h"
 #include "runtime/tensor_io.h"
 #include "tools/gkrun/commands.h"
 #include "tools/gkrun/common.h"
@@ -71,7 +72,7 @@ int run_model(const RunFlags& f) {
     for (const NamedTensor& in : *inputs) shapes.emplace_back(in.name, in.tensor.shape());
     auto summary = s.plan_summary(shapes);
     if (summary.ok()) plan = *summary;
-    std::ofstream(f.trace) << chrome_trace(profiler, plan);
+    std::ofstream(f.trace) << chrome_trace(profiler, plan.live_bytes_by_nodes);
   }
 
   const int64_t compiles = after.compiles - before.compiles;

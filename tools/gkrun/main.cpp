@@ -6,7 +6,7 @@
 
 int main(int argc, char** argv) {
   CLI::App app{"gkrun: an ONNX inference runtime (CUDA via NVRTC, and CPU)", "gkrun"};
-  app.set_version_flag("--version", "gkrun 0.1.0");
+  app.set_version_flag("--version", "gkrun " GK_VERSION);
   bool verbose = false, quiet = false;
   app.add_flag("-v,--verbose", verbose, "debug logging (and per-tensor tables)");
   app.add_flag("-q,--quiet", quiet, "errors only");

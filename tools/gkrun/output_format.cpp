@@ -66,30 +66,4 @@ void output_json(JsonWriter& w, const NamedTensor& out, int first_values) {
   w.end_object();
 }
 
-std::string chrome_trace(const Profiler& profiler, const PlanSummary& plan) {
-  JsonWriter w;
-  w.begin_object().begin_array("traceEvents");
-  w.begin_object().field("name", "process_name").field("ph", "M").field("pid", 1).field("tid", 1);
-  w.begin_object("args").field("name", "gkrun").end_object().end_object();
-  for (const KernelRecord& r : profiler.records()) {
-    w.begin_object()
-        .field("name", r.kernel)
-        .field("cat", r.tag.op_type)
-        .field("ph", "X")
-        .field("ts", r.start_ms * 1000.0)
-        .field("dur", r.duration_ms * 1000.0)
-        .field("pid", 1)
-        .field("tid", 1);
-    w.begin_object("args").field("nodes", r.tag.nodes).field("op_type", r.tag.op_type).field("shapes", r.tag.shapes);
-    w.end_object().end_object();
-    // Bytes of intermediates alive at this launch's step, from the memory plan.
-    auto live = plan.live_bytes_by_nodes.find(r.tag.nodes);
-    if (live == plan.live_bytes_by_nodes.end()) continue;
-    w.begin_object().field("name", "live intermediates").field("ph", "C").field("ts", r.start_ms * 1000.0);
-    w.field("pid", 1).begin_object("args").field("bytes", live->second).end_object().end_object();
-  }
-  w.end_array().field("displayTimeUnit", "ms").end_object();
-  return w.str();
-}
-
 }  // namespace gk::cli

@@ -15,9 +15,5 @@ TensorStats tensor_stats(const HostTensor& t);
 // "name  float32  1x1x640x640  min 0 max 1 mean 0.5  [0.1, 0.2, ...]"
 std::string describe_output(const NamedTensor& out, int first_values = 6);
 void output_json(JsonWriter& w, const NamedTensor& out, int first_values = 6);
-// The profiler's kernels as a Chrome trace (Perfetto loads it): one complete
-// event per launch with node, op type and input shapes, and a memory counter
-// track from the plan.
-std::string chrome_trace(const Profiler& profiler, const PlanSummary& plan);
 
 }  // namespace gk::cli
