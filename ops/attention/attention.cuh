@@ -1,8 +1,11 @@
 // Transformer kernels: RMSNormalization rows, RotaryEmbedding, and the parts of
 // Attention around its two GEMMs (ops/matmul/gemm_launch.h): the KV-cache concat and the
 // score-row pass (softcap, mask, causal and padding bias, max-subtracted softmax).
-// f16/bf16 compute in float (gk_acc), f64 in double.
+// f16/bf16 compute in float (gk_acc), f64 in double. The RMS sum of squares (by
+// FMA) and the softmax denominator are blocked and pairwise (ops/common/
+// blocked_sum.cuh), the same tree on the CPU and in the CUDA block kernels.
 #include "backends/kernel_prelude.cuh"
+#include "ops/common/blocked_sum.cuh"
 #include "ops/common/math.cuh"
 #include "ops/common/rows.cuh"
 
@@ -38,22 +41,23 @@ GK_KERNEL void gk_rms_rows(const T* x, const V* scale, V* y, gk_rms_params p) {
   __shared__ C sh[GK_ROWS_BLOCK];
   for (int64_t row = blockIdx.x; row < p.rows; row += gridDim.x) {
     const T* xr = x + row * p.len;
-    C sq = (C)0;
-    for (int64_t r = threadIdx.x; r < p.len; r += blockDim.x) {
-      const C v = (C)(A)xr[r];
-      sq += v * v;
-    }
-    const C rms = gk_sqrt(gk_block_reduce(sq, sh, gk_fn_add()) / (C)p.len + (C)p.eps);
+    const C sq = gk_block_bsum<C>(
+        p.len,
+        [&](C s, int64_t r) {
+          const C v = (C)(A)xr[r];
+          return gk_sum_fma(v, v, s);
+        },
+        sh);
+    const C rms = gk_sqrt(sq / (C)p.len + (C)p.eps);
     for (int64_t r = threadIdx.x; r < p.len; r += blockDim.x) gk_rms_write<T, V, C>(xr, scale, y + row * p.len, p, row, r, rms);
   }
 #else
   for (int64_t row = gk_part_begin(p.rows), end = gk_part_end(p.rows); row < end; ++row) {
     const T* xr = x + row * p.len;
-    C sq = (C)0;
-    for (int64_t r = 0; r < p.len; ++r) {
+    const C sq = gk_bsum_row<C>(p.len, [&](C s, int64_t r) {
       const C v = (C)(A)xr[r];
-      sq += v * v;
-    }
+      return gk_sum_fma(v, v, s);
+    });
     const C rms = gk_sqrt(sq / (C)p.len + (C)p.eps);
     for (int64_t r = 0; r < p.len; ++r) gk_rms_write<T, V, C>(xr, scale, y + row * p.len, p, row, r, rms);
   }
@@ -200,9 +204,8 @@ GK_KERNEL void gk_attn_softmax(T* scores, const M* mask, const int64_t* nonpad, 
       mx = s > mx ? s : mx;
     }
     mx = gk_block_reduce(mx, sh, gk_fn_max());
-    A sum = (A)0;
-    for (int64_t j = threadIdx.x; j < n; j += blockDim.x) sum += gk_exp((A)sr[j] - mx);
-    sum = gk_block_reduce(sum, sh, gk_fn_add());
+    // The max's block reduce synchronised the block: every score is written.
+    const A sum = gk_block_bsum<A>(n, [&](A s, int64_t j) { return (A)(s + gk_exp((A)sr[j] - mx)); }, sh);
     for (int64_t j = threadIdx.x; j < n; j += blockDim.x) {
       const T prob = (T)(gk_exp((A)sr[j] - mx) / sum);
       sr[j] = prob;
@@ -221,8 +224,7 @@ GK_KERNEL void gk_attn_softmax(T* scores, const M* mask, const int64_t* nonpad, 
       sr[j] = (T)s;
       mx = s > mx ? s : mx;
     }
-    A sum = (A)0;
-    for (int64_t j = 0; j < n; ++j) sum += gk_exp((A)sr[j] - mx);
+    const A sum = gk_bsum_row<A>(n, [&](A s, int64_t j) { return (A)(s + gk_exp((A)sr[j] - mx)); });
     for (int64_t j = 0; j < n; ++j) {
       const T prob = (T)(gk_exp((A)sr[j] - mx) / sum);
       sr[j] = prob;

@@ -6,6 +6,7 @@
 // raises the error flag (OutOfRange on the host), so x is never read out of
 // bounds. Sums accumulate in gk_acc<T> (f32, f64 for double).
 #include "backends/kernel_prelude.cuh"
+#include "ops/common/blocked_sum.cuh"
 #include "ops/common/rows.cuh"
 
 #define GK_LOSS_NONE 0
@@ -55,33 +56,30 @@ GK_KERNEL void gk_loss_none(const T* GK_RESTRICT x, const I* GK_RESTRICT target,
   }
 }
 
-// reduction = sum/mean: y is a scalar. One block (the op is not on a hot path):
-// each thread folds a fixed stride of elements, then a fixed tree, so the result
-// does not depend on scheduling. Mean divides by the sum of applied weights.
+// reduction = sum/mean: y is a scalar. One block (the op is not on a hot path)
+// takes both sums blocked and pairwise (ops/common/blocked_sum.cuh), the same
+// tree as the CPU twin's. Mean divides by the sum of applied weights.
 template <typename T, typename I>
 GK_KERNEL void gk_loss_reduce(const T* GK_RESTRICT x, const I* GK_RESTRICT target, const T* GK_RESTRICT weight,
                               T* GK_RESTRICT y, int32_t* flag, gk_loss_params p) {
   typedef typename gk_acc<T>::type A;
-  A s = (A)0, sw = (A)0;
+  // Term m's loss, or its applied weight, added to acc.
+  const auto fold = [&](A acc, int64_t m, bool want_weight) {
+    A loss, w;
+    gk_loss_term(x, target, weight, flag, p, m, &loss, &w);
+    return (A)(acc + (want_weight ? w : loss));
+  };
+  const auto fold_loss = [&](A acc, int64_t m) { return fold(acc, m, false); };
+  const auto fold_weight = [&](A acc, int64_t m) { return fold(acc, m, true); };
 #ifdef __CUDACC_RTC__
   __shared__ A sh[GK_ROWS_BLOCK];
-  for (int64_t m = threadIdx.x; m < p.m; m += blockDim.x) {
-    A loss, w;
-    gk_loss_term(x, target, weight, flag, p, m, &loss, &w);
-    s += loss;
-    sw += w;
-  }
-  s = gk_block_reduce(s, sh, gk_fn_add());
-  sw = gk_block_reduce(sw, sh, gk_fn_add());
+  const A s = gk_block_bsum<A>(p.m, fold_loss, sh);
+  const A sw = p.reduction == GK_LOSS_MEAN ? gk_block_bsum<A>(p.m, fold_weight, sh) : (A)1;
   if (threadIdx.x != 0) return;
 #else
-  // CPU twin (kBlocks, launched as one block): the elements in order.
-  for (int64_t m = 0; m < p.m; ++m) {
-    A loss, w;
-    gk_loss_term(x, target, weight, flag, p, m, &loss, &w);
-    s += loss;
-    sw += w;
-  }
+  // CPU twin (kBlocks, launched as one block).
+  const A s = gk_bsum_row<A>(p.m, fold_loss);
+  const A sw = p.reduction == GK_LOSS_MEAN ? gk_bsum_row<A>(p.m, fold_weight) : (A)1;
 #endif
   y[0] = (T)(p.reduction == GK_LOSS_MEAN ? s / sw : s);
 }

@@ -4,8 +4,12 @@
 // MeanVarianceNormalization are all this kernel with different rows and affine
 // indexing. The variance is two-pass (mean first, then mean squared deviation),
 // as the ONNX function bodies define it. BatchNormalization (inference), LRN and
-// LpNormalization have their own kernels.
+// LpNormalization have their own kernels. Every sum here (means, variances with
+// their squares by FMA, norms, LRN windows) is blocked and pairwise (ops/common/
+// blocked_sum.cuh), the same tree on the CPU and in the CUDA block kernels, so
+// both backends agree bit for bit.
 #include "backends/kernel_prelude.cuh"
+#include "ops/common/blocked_sum.cuh"
 #include "ops/common/math.cuh"
 #include "ops/common/rows.cuh"
 
@@ -51,14 +55,11 @@ static void gk_norm_cpu(const T* x, const T* scale, const T* bias, T* y, U* mean
   const int64_t n = g.len;
   for (int64_t row = gk_part_begin(g.rows), end = gk_part_end(g.rows); row < end; ++row) {
     const int64_t base = gk_row_base(g, row);
-    C sum = (C)0;
-    for (int64_t r = 0; r < n; ++r) sum += (C)(A)x[base + gk_row_step(g, r)];
-    const C mean = sum / (C)n;
-    C sq = (C)0;
-    for (int64_t r = 0; r < n; ++r) {
+    const C mean = gk_bsum_row<C>(n, [&](C s, int64_t r) { return (C)(s + (C)(A)x[base + gk_row_step(g, r)]); }) / (C)n;
+    const C sq = gk_bsum_row<C>(n, [&](C s, int64_t r) {
       const C d = (C)(A)x[base + gk_row_step(g, r)] - mean;
-      sq += d * d;
-    }
+      return gk_sum_fma(d, d, s);
+    });
     const C inv = gk_norm_inv(sq / (C)n, p);
     for (int64_t r = 0; r < n; ++r) gk_norm_write<T, C>(x, scale, bias, y, p, row, r, base + gk_row_step(g, r), mean, inv);
     if (mean_out) mean_out[row] = (U)mean;
@@ -80,15 +81,16 @@ GK_KERNEL void gk_norm_rows(const T* x, const T* scale, const T* bias, T* y, U* 
   const int64_t n = g.len;
   for (int64_t row = blockIdx.x; row < g.rows; row += gridDim.x) {
     const int64_t base = gk_row_base(g, row);
-    C sum = (C)0;
-    for (int64_t r = threadIdx.x; r < n; r += blockDim.x) sum += (C)(A)x[base + gk_row_step(g, r)];
-    const C mean = gk_block_reduce(sum, sh, gk_fn_add()) / (C)n;
-    C sq = (C)0;
-    for (int64_t r = threadIdx.x; r < n; r += blockDim.x) {
-      const C d = (C)(A)x[base + gk_row_step(g, r)] - mean;
-      sq += d * d;
-    }
-    const C inv = gk_norm_inv(gk_block_reduce(sq, sh, gk_fn_add()) / (C)n, p);
+    const C mean =
+        gk_block_bsum<C>(n, [&](C s, int64_t r) { return (C)(s + (C)(A)x[base + gk_row_step(g, r)]); }, sh) / (C)n;
+    const C sq = gk_block_bsum<C>(
+        n,
+        [&](C s, int64_t r) {
+          const C d = (C)(A)x[base + gk_row_step(g, r)] - mean;
+          return gk_sum_fma(d, d, s);
+        },
+        sh);
+    const C inv = gk_norm_inv(sq / (C)n, p);
     for (int64_t r = threadIdx.x; r < n; r += blockDim.x)
       gk_norm_write<T, C>(x, scale, bias, y, p, row, r, base + gk_row_step(g, r), mean, inv);
     if (threadIdx.x == 0) {
@@ -145,17 +147,16 @@ GK_KERNEL void gk_batchnorm_stats(const T* GK_RESTRICT x, const Q* GK_RESTRICT i
   typedef typename gk_acc<T>::type A;
   typedef typename gk_acc<Q>::type QA;
   GK_KERNEL_LOOP(c, channels) {
-    const double count = (double)(batch * inner);
-    double sum = 0;
-    for (int64_t b = 0; b < batch; ++b)
-      for (int64_t i = 0; i < inner; ++i) sum += (double)(A)x[(b * channels + c) * inner + i];
+    const int64_t terms = batch * inner;
+    const double count = (double)terms;
+    // Term k of the channel: batch entry k / inner, position k % inner.
+    const auto at = [&](int64_t k) { return (double)(A)x[((k / inner) * channels + c) * inner + k % inner]; };
+    const double sum = gk_bsum_row<double>(terms, [&](double s, int64_t k) { return s + at(k); });
     const double mean = count > 0 ? sum / count : 0;
-    double sq = 0;
-    for (int64_t b = 0; b < batch; ++b)
-      for (int64_t i = 0; i < inner; ++i) {
-        const double d = (double)(A)x[(b * channels + c) * inner + i] - mean;
-        sq += d * d;
-      }
+    const double sq = gk_bsum_row<double>(terms, [&](double s, int64_t k) {
+      const double d = at(k) - mean;
+      return gk_sum_fma(d, d, s);
+    });
     const double var = count > 0 ? sq / count : 0;
     batch_mean[c] = (Q)(QA)mean;
     batch_var[c] = (Q)(QA)var;
@@ -177,21 +178,19 @@ GK_KERNEL void gk_lrn(const T* GK_RESTRICT x, T* GK_RESTRICT y, int64_t n, int64
     const int64_t c0 = c - lo_w < 0 ? 0 : c - lo_w;
     const int64_t c1 = c + hi_w >= channels ? channels - 1 : c + hi_w;
     const T* col = x + (i - c * inner);
-    C sum = (C)0;
-    for (int64_t k = c0; k <= c1; ++k) {
-      const C v = (C)(A)col[k * inner];
-      sum += v * v;
-    }
+    const C sum = gk_bsum_row<C>(c1 - c0 + 1, [&](C s, int64_t k) {
+      const C v = (C)(A)col[(c0 + k) * inner];
+      return gk_sum_fma(v, v, s);
+    });
     y[i] = (T)(A)((C)(A)x[i] / gk_pow((C)bias + (C)alpha / (C)size * sum, (C)beta));
   }
 }
 
 // LpNormalization (p = 1 or 2) along rows; a zero norm gives zeros.
-template <typename T>
-static GK_FN typename gk_norm_wide<typename gk_acc<T>::type, float>::type gk_lp_term(T v, int32_t p) {
-  typedef typename gk_norm_wide<typename gk_acc<T>::type, float>::type C;
+template <typename T, typename C>
+static GK_FN C gk_lp_fold(C acc, T v, int32_t p) {
   const C c = (C)(typename gk_acc<T>::type)v;
-  return p == 1 ? (c < (C)0 ? -c : c) : c * c;
+  return p == 1 ? (C)(acc + (c < (C)0 ? -c : c)) : gk_sum_fma(c, c, acc);
 }
 
 template <typename T>
@@ -202,9 +201,8 @@ GK_KERNEL void gk_lpnorm(const T* GK_RESTRICT x, T* GK_RESTRICT y, gk_rows g, in
   __shared__ C sh[GK_ROWS_BLOCK];
   for (int64_t row = blockIdx.x; row < g.rows; row += gridDim.x) {
     const int64_t base = gk_row_base(g, row);
-    C acc = (C)0;
-    for (int64_t r = threadIdx.x; r < g.len; r += blockDim.x) acc += gk_lp_term(x[base + gk_row_step(g, r)], p);
-    acc = gk_block_reduce(acc, sh, gk_fn_add());
+    const C acc =
+        gk_block_bsum<C>(g.len, [&](C s, int64_t r) { return gk_lp_fold<T, C>(s, x[base + gk_row_step(g, r)], p); }, sh);
     const C norm = p == 1 ? acc : gk_sqrt(acc);
     for (int64_t r = threadIdx.x; r < g.len; r += blockDim.x) {
       const int64_t off = base + gk_row_step(g, r);
@@ -214,8 +212,7 @@ GK_KERNEL void gk_lpnorm(const T* GK_RESTRICT x, T* GK_RESTRICT y, gk_rows g, in
 #else
   for (int64_t row = gk_part_begin(g.rows), end = gk_part_end(g.rows); row < end; ++row) {
     const int64_t base = gk_row_base(g, row);
-    C acc = (C)0;
-    for (int64_t r = 0; r < g.len; ++r) acc += gk_lp_term(x[base + gk_row_step(g, r)], p);
+    const C acc = gk_bsum_row<C>(g.len, [&](C s, int64_t r) { return gk_lp_fold<T, C>(s, x[base + gk_row_step(g, r)], p); });
     const C norm = p == 1 ? acc : gk_sqrt(acc);
     for (int64_t r = 0; r < g.len; ++r) {
       const int64_t off = base + gk_row_step(g, r);

@@ -1,9 +1,12 @@
 // Pooling kernels: one output element per loop step, the window walked in
 // ascending (kd, kh, kw) order over the taps that fall inside the input (padding
 // never contributes a value: -inf for max, 0 for the sums). Spatial dims are
-// always three (1-D and 2-D pad with leading 1s).
+// always three (1-D and 2-D pad with leading 1s). The sums (AveragePool, LpPool,
+// GlobalAveragePool) are blocked and pairwise over the taps in that order
+// (ops/common/blocked_sum.cuh; LpPool's squares by FMA), on both backends.
 #pragma once
 #include "backends/kernel_prelude.cuh"
+#include "ops/common/blocked_sum.cuh"
 #include "ops/common/math.cuh"
 
 struct gk_pool_args {
@@ -70,10 +73,11 @@ GK_KERNEL void gk_avgpool(const T* X, T* Y, gk_pool_args a, int64_t n) {
   GK_KERNEL_LOOP(i, n) {
     GK_POOL_DECODE(i, a)
     const T* x = X + nc * isz;
-    Acc sum = (Acc)0;
+    gk_bsum<Acc> sum;
+    sum.init();
     int64_t count = 0;
     GK_POOL_WINDOW(a, {
-      sum = sum + (Acc)x[(id * a.in[1] + ih) * a.in[2] + iw];
+      sum.add((Acc)x[(id * a.in[1] + ih) * a.in[2] + iw]);
       ++count;
     })
     if (a.count_include_pad) {
@@ -88,7 +92,7 @@ GK_KERNEL void gk_avgpool(const T* X, T* Y, gk_pool_args a, int64_t n) {
         count *= c;
       }
     }
-    Y[i] = (T)(count > 0 ? sum / (Acc)count : (Acc)0);
+    Y[i] = (T)(count > 0 ? sum.result() / (Acc)count : (Acc)0);
   }
 }
 #endif
@@ -99,11 +103,14 @@ GK_KERNEL void gk_lppool(const T* X, T* Y, gk_pool_args a, float pnorm, int64_t 
   GK_KERNEL_LOOP(i, n) {
     GK_POOL_DECODE(i, a)
     const T* x = X + nc * isz;
-    Acc sum = (Acc)0;
+    gk_bsum<Acc> acc;
+    acc.init();
     GK_POOL_WINDOW(a, {
       const Acc v = gk_fabs((Acc)x[(id * a.in[1] + ih) * a.in[2] + iw]);
-      sum = sum + (pnorm == 1.0f ? v : pnorm == 2.0f ? v * v : gk_pow(v, (Acc)pnorm));
+      if (pnorm == 2.0f) acc.add_product(v, v);
+      else acc.add(pnorm == 1.0f ? v : gk_pow(v, (Acc)pnorm));
     })
+    const Acc sum = acc.result();
     Acc r = pnorm == 1.0f ? sum : pnorm == 2.0f ? gk_sqrt(sum) : gk_pow(sum, (Acc)1 / (Acc)pnorm);
     Y[i] = (T)r;
   }
@@ -122,7 +129,7 @@ GK_KERNEL void gk_global_pool(const T* X, T* Y, int64_t plane, int32_t is_max, i
         r = v > r ? v : r;
       }
     else
-      for (int64_t j = 0; j < plane; ++j) r = r + (Acc)x[j];
+      r = gk_bsum_row<Acc>(plane, [&](Acc s, int64_t j) { return (Acc)(s + (Acc)x[j]); });
     Y[i] = (T)(is_max ? r : (plane > 0 ? r / (Acc)plane : (Acc)0));
   }
 }

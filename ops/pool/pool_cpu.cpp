@@ -148,20 +148,21 @@ void gk_avgpool(const T* X, T* Y, gk_pool_args a, int64_t n) {
     }
     for (int64_t ow = 0; ow < a.out[2]; ++ow) {
       const int64_t w0 = ow * a.s[2] - a.pad[2];
-      Acc sum = (Acc)0;
+      gk_bsum<Acc> sum;  // the taps in the CUDA kernel's order, blocked alike
+      sum.init();
       int64_t count = 0;
       if (r.fits) {
         int64_t lo, hi;
         kw_range(a, w0, &lo, &hi);
         for (int j = 0; j < r.ndh; ++j) {
           const T* xr = x + (r.dh[j][0] * a.in[1] + r.dh[j][1]) * a.in[2] + w0;
-          for (int64_t kw = lo; kw < hi; ++kw) sum = sum + (Acc)xr[kw * a.dil[2]];
+          for (int64_t kw = lo; kw < hi; ++kw) sum.add((Acc)xr[kw * a.dil[2]]);
         }
         count = r.ndh * (hi - lo);
       } else {
         const int64_t d0 = r.d0, h0 = r.h0;
         GK_POOL_WINDOW(a, {
-          sum = sum + (Acc)x[(id * a.in[1] + ih) * a.in[2] + iw];
+          sum.add((Acc)x[(id * a.in[1] + ih) * a.in[2] + iw]);
           ++count;
         })
       }
@@ -173,7 +174,7 @@ void gk_avgpool(const T* X, T* Y, gk_pool_args a, int64_t n) {
         }
         count = pad_dh * c;
       }
-      Y[row * a.out[2] + ow] = (T)(count > 0 ? sum / (Acc)count : (Acc)0);
+      Y[row * a.out[2] + ow] = (T)(count > 0 ? sum.result() / (Acc)count : (Acc)0);
     }
   }
 }

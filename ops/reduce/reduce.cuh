@@ -1,12 +1,15 @@
 // Reductions over rows (ops/common/rows.cuh): ReduceSum/Mean/Max/Min/Prod/
 // L1/L2/LogSum/LogSumExp/SumSquare, ArgMax/ArgMin, and the scans CumSum/CumProd.
 //
-// Order of accumulation: gk_reduce_thread (one thread per row) folds a row in
-// ascending order, as the CPU does, so both backends agree bit for bit there;
-// gk_reduce_block (one block per row, for long rows) folds per-thread partials in a
-// fixed tree, so CUDA and CPU agree to rounding. f16/bf16 accumulate in f32,
-// integers in their own type (sums wrap, as numpy's do).
+// Order of accumulation: the sums (Sum, Mean, L1, L2, LogSum, SumSquare and
+// LogSumExp's sum of exponentials) are blocked and pairwise (ops/common/
+// blocked_sum.cuh; squares by FMA), the same tree in gk_reduce_thread (one thread
+// per row), gk_reduce_block (one thread block per row) and the CPU twin, so both
+// backends agree bit for bit. Max, Min and Prod fold in ascending order (Max and Min
+// are exact in any order). f16/bf16 accumulate in f32, integers in their own type
+// (sums wrap, as numpy's do).
 #include "backends/kernel_prelude.cuh"
+#include "ops/common/blocked_sum.cuh"
 #include "ops/common/math.cuh"
 #include "ops/common/rows.cuh"
 
@@ -56,6 +59,19 @@ static GK_FN A gk_red_combine(A a, A b) {
   else return (A)(a + b);
 }
 
+// The reductions that are sums of mapped terms, taken blocked (blocked_sum.cuh).
+template <int OP> struct gk_red_is_sum {
+  static const bool value = OP == GK_RED_SUM || OP == GK_RED_MEAN || OP == GK_RED_L1 || OP == GK_RED_L2 ||
+                            OP == GK_RED_LOGSUM || OP == GK_RED_SUMSQUARE;
+};
+
+// One term of a sum-like reduction added to acc: x, |x|, or x * x by FMA.
+template <int OP, typename A>
+static GK_FN A gk_red_fold(A acc, A x) {
+  if constexpr (OP == GK_RED_L2 || OP == GK_RED_SUMSQUARE) return gk_sum_fma(x, x, acc);
+  else return (A)(acc + gk_red_map<OP, A>(x));
+}
+
 template <int OP>
 struct gk_red_fn {
   template <typename A> GK_FN A operator()(A a, A b) const { return gk_red_combine<OP, A>(a, b); }
@@ -102,9 +118,11 @@ static GK_FN T gk_reduce_seq(const gk_red_row<T>& row, int64_t n) {
     M m = gk_limits<M>::lowest();
     for (int64_t r = 0; r < n; ++r) m = gk_red_combine<GK_RED_MAX, M>(m, (M)(A)row[r]);
     if (!gk_red_finite(m)) return (T)(A)m;
-    M s = (M)0;
-    for (int64_t r = 0; r < n; ++r) s += gk_exp((M)(A)row[r] - m);
-    return (T)(A)(m + gk_log(s));
+    const M sum = gk_bsum_row<M>(n, [&](M s, int64_t r) { return (M)(s + gk_exp((M)(A)row[r] - m)); });
+    return (T)(A)(m + gk_log(sum));
+  } else if constexpr (gk_red_is_sum<OP>::value) {
+    const A acc = gk_bsum_row<A>(n, [&](A s, int64_t r) { return gk_red_fold<OP, A>(s, (A)row[r]); });
+    return (T)gk_red_finalize<OP, A>(acc, n);
   } else {
     A acc = gk_red_init<OP, A>();
     for (int64_t r = 0; r < n; ++r) acc = gk_red_combine<OP, A>(acc, gk_red_map<OP, A>((A)row[r]));
@@ -113,10 +131,12 @@ static GK_FN T gk_reduce_seq(const gk_red_row<T>& row, int64_t n) {
 }
 
 #ifndef __CUDACC_RTC__
-// CPU twin of both reduce kernels: this worker's share of the rows, each folded in
-// ascending order (bit-equal to gk_reduce_thread). With inner > 1 the rows are
-// columns of [outer, len, inner]: a chunk of accumulators sweeps the input in
-// memory order instead of striding through it once per row.
+// CPU twin of both reduce kernels: this worker's share of the rows, each folded as
+// gk_reduce_seq folds it (bit-equal to both CUDA kernels). With inner > 1 the rows
+// are columns of [outer, len, inner]: a chunk of accumulators sweeps the input in
+// memory order instead of striding through it once per row; for the sums each
+// column keeps its own block and carry stack, pushed at the same rows as
+// gk_bsum_row pushes them.
 template <typename T, int OP>
 static void gk_reduce_cpu(const T* x, T* y, const gk_rows& g) {
   typedef typename gk_acc<T>::type A;
@@ -136,6 +156,22 @@ static void gk_reduce_cpu(const T* x, T* y, const gk_rows& g) {
     T* out = y + o * inner + j0;
     if constexpr (OP == GK_RED_LOGSUMEXP) {
       for (int64_t j = 0; j < w; ++j) out[j] = gk_reduce_seq<T, OP>(gk_red_row<T>{base + j, inner, &g}, len);
+    } else if constexpr (gk_red_is_sum<OP>::value) {
+      gk_pairwise<A> tree[kChunk];
+      A blk[kChunk];
+      for (int64_t j = 0; j < w; ++j) tree[j].init(), blk[j] = (A)0;
+      for (int64_t r0 = 0; r0 < len; r0 += GK_SUM_BLOCK) {
+        const int64_t r1 = r0 + GK_SUM_BLOCK < len ? r0 + GK_SUM_BLOCK : len;
+        for (int64_t j = 0; j < w; ++j) blk[j] = (A)0;
+        for (int64_t r = r0; r < r1; ++r) {
+          const T* p = base + r * inner;
+          for (int64_t j = 0; j < w; ++j) blk[j] = gk_red_fold<OP, A>(blk[j], (A)p[j]);
+        }
+        if (r1 - r0 == GK_SUM_BLOCK)
+          for (int64_t j = 0; j < w; ++j) tree[j].push(blk[j]);
+      }
+      const bool tail = len % GK_SUM_BLOCK != 0;
+      for (int64_t j = 0; j < w; ++j) out[j] = (T)gk_red_finalize<OP, A>(tree[j].total(blk[j], tail), len);
     } else {
       A acc[kChunk];
       for (int64_t j = 0; j < w; ++j) acc[j] = gk_red_init<OP, A>();
@@ -180,10 +216,11 @@ GK_KERNEL void gk_reduce_block(const T* GK_RESTRICT x, T* GK_RESTRICT y, gk_rows
         if (threadIdx.x == 0) y[row] = (T)(A)((!gk_is_float_t<A>::value && n == 0) ? (M)0 : m);
         continue;
       }
-      M s = (M)0;
-      for (int64_t r = threadIdx.x; r < n; r += blockDim.x) s += gk_exp((M)(A)p[r] - m);
-      s = gk_block_reduce(s, sh, gk_red_fn<GK_RED_SUM>());
-      if (threadIdx.x == 0) y[row] = (T)(A)(m + gk_log(s));
+      const M sum = gk_block_bsum<M>(n, [&](M s, int64_t r) { return (M)(s + gk_exp((M)(A)p[r] - m)); }, sh);
+      if (threadIdx.x == 0) y[row] = (T)(A)(m + gk_log(sum));
+    } else if constexpr (gk_red_is_sum<OP>::value) {
+      const A acc = gk_block_bsum<A>(n, [&](A s, int64_t r) { return gk_red_fold<OP, A>(s, (A)p[r]); }, sh);
+      if (threadIdx.x == 0) y[row] = (T)gk_red_finalize<OP, A>(acc, n);
     } else {
       A acc = gk_red_init<OP, A>();
       for (int64_t r = threadIdx.x; r < n; r += blockDim.x)

@@ -1,9 +1,12 @@
 // Softmax, LogSoftmax and Hardmax over rows (ops/common/rows.cuh).
 // LogSoftmax is x - max - log(sum(exp(x - max))), never the log of a softmax, so it
 // stays finite where the softmax underflows. Hardmax puts 1 at the first maximum.
-// f16/bf16 compute in f32. gk_softmax_thread folds a row in order (as the CPU
-// does); gk_softmax_block folds it in a fixed tree.
+// f16/bf16 compute in f32. The sum of exponentials is blocked and pairwise
+// (ops/common/blocked_sum.cuh), the same tree in gk_softmax_thread,
+// gk_softmax_block and the CPU twin, so both backends agree bit for bit (the max is
+// exact in any order).
 #include "backends/kernel_prelude.cuh"
+#include "ops/common/blocked_sum.cuh"
 #include "ops/common/math.cuh"
 #include "ops/common/rows.cuh"
 
@@ -31,8 +34,7 @@ static GK_FN void gk_softmax_seq(const gk_sm_row<T>& row, int64_t n) {
   if constexpr (MODE == GK_HARDMAX) {
     for (int64_t r = 0; r < n; ++r) row.q[row.at(r)] = (T)(A)(r == arg ? 1 : 0);
   } else {
-    A s = (A)0;
-    for (int64_t r = 0; r < n; ++r) s += gk_exp((A)row.p[row.at(r)] - m);
+    const A s = gk_bsum_row<A>(n, [&](A acc, int64_t r) { return (A)(acc + gk_exp((A)row.p[row.at(r)] - m)); });
     if constexpr (MODE == GK_LOGSOFTMAX) {
       const A ls = gk_log(s);
       for (int64_t r = 0; r < n; ++r) row.q[row.at(r)] = (T)((A)row.p[row.at(r)] - m - ls);
@@ -59,13 +61,12 @@ static void gk_softmax_contig(const T* __restrict x, T* __restrict y, int64_t n)
   }
   for (int64_t r = 0; nan && r < n; ++r)  // gk_softmax_seq's m: the first NaN
     if ((A)x[r] != (A)x[r]) m = (A)x[r], nan = false;
-  A s = (A)0;
   if constexpr (MODE == GK_SOFTMAX && std::is_same_v<A, T>) {
     for (int64_t r = 0; r < n; ++r) y[r] = gk_exp(x[r] - m);
-    for (int64_t r = 0; r < n; ++r) s += y[r];
+    const A s = gk_bsum_row<A>(n, [&](A acc, int64_t r) { return (A)(acc + y[r]); });
     for (int64_t r = 0; r < n; ++r) y[r] = y[r] / s;
   } else {
-    for (int64_t r = 0; r < n; ++r) s += gk_exp((A)x[r] - m);
+    const A s = gk_bsum_row<A>(n, [&](A acc, int64_t r) { return (A)(acc + gk_exp((A)x[r] - m)); });
     if constexpr (MODE == GK_LOGSOFTMAX) {
       const A ls = gk_log(s);
       for (int64_t r = 0; r < n; ++r) y[r] = (T)((A)x[r] - m - ls);
@@ -145,9 +146,7 @@ GK_KERNEL void gk_softmax_block(const T* GK_RESTRICT x, T* GK_RESTRICT y, gk_row
     if constexpr (MODE == GK_HARDMAX) {
       for (int64_t r = threadIdx.x; r < n; r += blockDim.x) p.q[p.at(r)] = (T)(A)(r == arg ? 1 : 0);
     } else {
-      A s = (A)0;
-      for (int64_t r = threadIdx.x; r < n; r += blockDim.x) s += gk_exp((A)p.p[p.at(r)] - m);
-      s = gk_block_reduce(s, sh, gk_fn_add());
+      const A s = gk_block_bsum<A>(n, [&](A acc, int64_t r) { return (A)(acc + gk_exp((A)p.p[p.at(r)] - m)); }, sh);
       if constexpr (MODE == GK_LOGSOFTMAX) {
         const A ls = gk_log(s);
         for (int64_t r = threadIdx.x; r < n; r += blockDim.x) p.q[p.at(r)] = (T)((A)p.p[p.at(r)] - m - ls);
