@@ -206,23 +206,21 @@ def bert_tiny(seq=128, vocab=30522, hidden=128, layers=2, heads=2, ffn=512):
     return Bert()
 
 
-class _Recurrent:
-    """An LSTM or GRU over [seq, 1, features]; outputs the full sequence."""
+def recurrent(kind, bidirectional):
+    """A 2-layer LSTM or GRU (input and hidden 128) over [seq, 1, 128]; outputs the
+    full sequence."""
+    torch = _torch()
 
-    @staticmethod
-    def make(kind, bidirectional):
-        torch = _torch()
+    class Net(torch.nn.Module):
+        def __init__(self):
+            super().__init__()
+            cls = torch.nn.LSTM if kind == "lstm" else torch.nn.GRU
+            self.rnn = cls(128, 128, num_layers=2, bidirectional=bidirectional)
 
-        class Net(torch.nn.Module):
-            def __init__(self):
-                super().__init__()
-                cls = torch.nn.LSTM if kind == "lstm" else torch.nn.GRU
-                self.rnn = cls(128, 128, num_layers=2, bidirectional=bidirectional)
+        def forward(self, x):
+            return self.rnn(x)[0]
 
-            def forward(self, x):
-                return self.rnn(x)[0]
-
-        return Net()
+    return Net()
 
 
 # name: (title, constructor, input shapes); input_ids and attention_mask are int64
@@ -244,9 +242,9 @@ def _exported():
                                    deeplabv3_mobilenet_v3_large(weights=None, weights_backbone=None,
                                                                 num_classes=21, aux_loss=False),
                                    [("input", (1, 3, 520, 520))]),
-        "lstm": ("LSTM 2 layers, hidden 128, seq 64", lambda: _Recurrent.make("lstm", False),
+        "lstm": ("LSTM 2 layers, hidden 128, seq 64", lambda: recurrent("lstm", False),
                  [("input", (64, 1, 128))]),
-        "bigru": ("bidirectional GRU 2 layers, hidden 128, seq 64", lambda: _Recurrent.make("gru", True),
+        "bigru": ("bidirectional GRU 2 layers, hidden 128, seq 64", lambda: recurrent("gru", True),
                   [("input", (64, 1, 128))]),
     }
 
