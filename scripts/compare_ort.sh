@@ -2,8 +2,20 @@
 # Benchmarks one model on gkrun and on ONNX Runtime (onnxruntime-node, CPU) with the
 # same inputs, in the same run, and prints the latency ratio.
 #   scripts/compare_ort.sh MODEL [--shape NAME=1x3x640x640 ...] [--iterations N] [--threads N]
+# List mode: the model list of models/export_bench.py (issue #13), interleaved rounds,
+# ratios, geometric means, achieved GFLOP/s against the measured FMA peak
+# (tools/bench/compare_list.py says more):
+#   scripts/compare_ort.sh --list [--threads 1,2] [--rounds R] [--iterations N] [--json FILE] [--only NAME,...]
 set -euo pipefail
 cd "$(dirname "$0")/.."
+if [ "${1:-}" = --list ]; then
+  exec /usr/bin/python3 tools/bench/compare_list.py "$@"
+fi
+if [ $# -eq 0 ]; then
+  echo "usage: scripts/compare_ort.sh MODEL [--shape NAME=DIMS]... [--iterations N] [--threads N]" >&2
+  echo "       scripts/compare_ort.sh --list [--threads 1,2] [--rounds R] [--iterations N] [--json FILE] [--only NAME,...]" >&2
+  exit 2
+fi
 GKRUN=${GKRUN:-build/tools/gkrun}
 model=$1; shift
 shapes=(); iterations=20; threads=0
