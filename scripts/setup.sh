@@ -11,6 +11,7 @@ APT_PACKAGES=(
   libcli11-dev libspdlog-dev libfmt-dev catch2 libstb-dev
   python3-torch python3-torchvision python3-onnx python3-numpy
   imagemagick fonts-dejavu-core
+  clang libclang-rt-14-dev
 )
 
 missing=()
