@@ -3,8 +3,9 @@
 //   gk_fuzz_mutate_driver OUT_DIR COUNT [FIRST] SEED_MODEL...
 // Mutation i (FIRST <= i < FIRST + COUNT) takes seed model i % len(seeds), applies
 // mutate_model with a generator seeded by i (never the clock), and runs the "run"
-// target in a forked child with a 20 s alarm. A child that dies by a signal, or
-// hangs, is a finding: its input is written to OUT_DIR/crash-<i>.onnx. Prints one
+// target in a forked child with a 60 s alarm. A child that dies by a signal, or
+// hangs, is a finding: its input is written to OUT_DIR/crash-<i>.onnx (on a
+// loaded machine, re-run a timeout alone before believing it). Prints one
 // line per finding and a summary; exits 1 when anything was found.
 #include "tests/fuzz/fuzz_entry.h"
 #include "tests/fuzz/model_mutator.h"
@@ -49,7 +50,7 @@ int main(int argc, char** argv) {
     std::fflush(nullptr);
     const pid_t pid = fork();
     if (pid == 0) {
-      alarm(20);
+      alarm(60);
       const gk::Status s = gk::fuzz::run_model_bytes(reinterpret_cast<const uint8_t*>(bytes.data()), bytes.size());
       _exit(s.ok() ? 0 : 1);
     }
