@@ -55,9 +55,9 @@ constexpr size_t kMaxPlans = 256;
 }  // namespace
 
 Executor::Executor(const Graph& graph, std::string path, Kit kit, Kit host_kit, bool cuda_graphs,
-                   std::string profile_prefix)
+                   std::string profile_prefix, size_t memory_limit)
     : graph_(graph), path_(std::move(path)), kit_(std::move(kit)), host_kit_(std::move(host_kit)),
-      cuda_graphs_(cuda_graphs), profile_prefix_(std::move(profile_prefix)) {
+      cuda_graphs_(cuda_graphs), profile_prefix_(std::move(profile_prefix)), memory_limit_(memory_limit) {
   inputs_ = graph_.inputs;
   inputs_.insert(inputs_.end(), graph_.captures.begin(), graph_.captures.end());
   find_value_inputs();
@@ -65,7 +65,8 @@ Executor::Executor(const Graph& graph, std::string path, Kit kit, Kit host_kit, 
     for (const auto& [name, attr] : node.attrs.all())
       if (const Graph* sub = subgraph_of(attr))
         subgraphs_.emplace(sub, std::make_unique<Executor>(*sub, path_, kit_, host_kit_, cuda_graphs_,
-                                                           profile_prefix_ + node.view.name + "/"));
+                                                           profile_prefix_ + node.view.name + "/",
+                                                           memory_limit_));
 }
 
 Executor::~Executor() = default;
@@ -190,7 +191,7 @@ Result<std::shared_ptr<PlanState>> Executor::plan_for(
   }
   // Planned outside the lock; two threads racing on a new shape both plan and the
   // first insert wins (plans are pure functions of the shapes).
-  const PlanRequest request{graph_, inputs_, kit_, host_kit_, path_, profile_prefix_};
+  const PlanRequest request{graph_, inputs_, kit_, host_kit_, path_, profile_prefix_, memory_limit_};
   auto state = std::make_shared<PlanState>();
   GK_TRY(state->plan, build_plan(request, input_types, input_values));
   std::lock_guard lock(plans_mutex_);

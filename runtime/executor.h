@@ -29,7 +29,7 @@ class Executor {
   // Runs `graph` (a model's main graph, or an If/Loop/Scan body whose captured
   // values come in as inputs after its declared ones); `path` names it in errors.
   Executor(const Graph& graph, std::string path, Kit kit, Kit host_kit, bool cuda_graphs,
-           std::string profile_prefix = {});
+           std::string profile_prefix = {}, size_t memory_limit = 0);
   ~Executor();
 
   Result<std::vector<NamedBuf>> run(const std::vector<NamedBuf>& inputs, const RunOptions& options,
@@ -75,6 +75,7 @@ class Executor {
   Kit host_kit_;
   bool cuda_graphs_;
   std::string profile_prefix_;
+  size_t memory_limit_ = 0;  // bytes one plan may need; 0 = unlimited
   std::vector<bool> value_inputs_, derived_value_inputs_;
   mutable std::mutex plans_mutex_;
   std::map<std::string, std::shared_ptr<PlanState>> plans_;

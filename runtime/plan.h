@@ -67,6 +67,7 @@ struct PlanRequest {
   Kit& host_kit;  // plan-time evaluation of host-known values (CPU)
   const std::string& path;
   const std::string& profile_prefix;
+  size_t memory_limit = 0;  // SessionOptions::memory_limit; 0 = unlimited
 };
 
 // Shape inference in execution order, plan-time evaluation of host-computable

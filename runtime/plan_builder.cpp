@@ -25,6 +25,22 @@ std::string shapes_of(const std::vector<TensorType>& types) {
 
 Status place_values(const PlanRequest& req, Plan& plan);
 
+// SessionOptions::memory_limit: what a plan needs on the device (its arena, the
+// constants it uploads, the per-run output buffers) against the limit, refused
+// before any run allocates. `done` is false while constants are still counted.
+Status check_memory_limit(const PlanRequest& req, size_t arena, size_t constants, size_t outputs, bool done) {
+  if (req.memory_limit == 0) return ok_status();
+  const size_t need = arena + constants + outputs;
+  if (need <= req.memory_limit) return ok_status();
+  const std::string where = req.path.empty() ? "model" : req.path;
+  if (!done)
+    return resource_exhausted("{}: the plan needs at least {} bytes of device constants, over the memory limit "
+                              "of {} bytes", where, constants, req.memory_limit);
+  return resource_exhausted("{}: the plan needs {} bytes of device memory (arena {}, constants {}, outputs {}), "
+                            "over the memory limit of {} bytes", where, need, arena, constants, outputs,
+                            req.memory_limit);
+}
+
 }  // namespace
 
 Result<std::shared_ptr<const Plan>> build_plan(const PlanRequest& req, const std::vector<TensorType>& input_types,
@@ -214,8 +230,9 @@ Status place_values(const PlanRequest& req, Plan& plan) {
         vp.where = Where::kConstant;
         // Strings never reach a kernel: ops read them through TensorRef::host.
         if (vp.host->dtype() == DType::kString) continue;
-        GK_TRY(vp.constant, req.kit.upload(*vp.host));
         plan.summary.constant_bytes += vp.host->bytes();
+        GK_RETURN_IF_ERROR(check_memory_limit(req, 0, plan.summary.constant_bytes, 0, false));
+        GK_TRY(vp.constant, req.kit.upload(*vp.host));
       }
     }
   }
@@ -282,6 +299,13 @@ Status place_values(const PlanRequest& req, Plan& plan) {
         return internal_error("planner left value '{}' without an offset", g.values[v].name);
     }
   plan.summary.planned_peak_bytes = plan.memory.arena_bytes;
+  size_t output_bytes = 0;
+  for (ValueId out : g.outputs) {
+    const ValuePlan& vp = plan.values[out];
+    if (vp.where == Where::kOutput && vp.typed && vp.type.dtype != DType::kString)
+      output_bytes += dtype_storage_bytes(vp.type.dtype, numel(vp.type.shape));
+  }
+  GK_RETURN_IF_ERROR(check_memory_limit(req, plan.memory.arena_bytes, plan.summary.constant_bytes, output_bytes, true));
   plan.summary.naive_bytes = plan.memory.naive_bytes;
   plan.summary.lower_bound_bytes = plan.memory.lower_bound_bytes;
   std::vector<size_t> live(plan.steps.size(), 0);

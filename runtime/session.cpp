@@ -64,7 +64,7 @@ Result<std::shared_ptr<Session>> Session::finish_open(Model model, SessionOption
   for (ValueId v : g.outputs) s->outputs_.push_back(describe(v));
   s->executor_ = std::make_unique<Executor>(s->model_.graph, s->model_.path, s->kit_, s->host_kit_,
                                             s->options_.cuda_graphs,
-                                            s->options_.profile_prefix);
+                                            s->options_.profile_prefix, s->options_.memory_limit);
   return s;
 }
 
@@ -151,6 +151,10 @@ Result<PlanSummary> Session::plan_summary(const std::vector<std::pair<std::strin
     auto it = std::find_if(input_shapes.begin(), input_shapes.end(),
                            [&](const auto& p) { return p.first == v.name; });
     if (it == input_shapes.end()) return invalid_argument("no shape given for input '{}'", v.name);
+    // The run path checks this in order_inputs; a shape given here reaches the
+    // planner directly, whose size arithmetic assumes it fits int64.
+    if (auto n = checked_numel(it->second); !n.ok())
+      return invalid_argument("input '{}': {}", v.name, n.status().message());
     types[i].shape = it->second;
   }
   for (size_t i = 0; i < g.inputs.size(); ++i)

@@ -27,6 +27,10 @@ struct SessionOptions {
   std::set<std::string> disabled_passes;   // pass names (see graph/passes)
   bool cuda_graphs = true;                 // capture the second run of a shape, replay later
   size_t memory_budget = 0;                // idle bytes the pool keeps; 0 = unlimited
+  // The most device bytes one plan may need (its arena, device constants and
+  // per-run outputs); a plan over it is refused with ResourceExhausted naming the
+  // need and the limit, before any run allocates. 0 = unlimited.
+  size_t memory_limit = 0;
   Kit kit;                                 // share a device and pool with other sessions
   // Prefixed to the node names in profiles and traces ("det/"), so sessions sharing
   // one profiler keep their rows apart.

@@ -47,6 +47,10 @@ std::string header_field(const std::string& header, const std::string& key) {
 
 Result<HostTensor> read_npy(const std::string& path) {
   GK_TRY(std::string data, read_file(path));
+  return parse_npy(data, path);
+}
+
+Result<HostTensor> parse_npy(std::string_view data, const std::string& path) {
   if (data.size() < 10 || data.compare(0, 6, "\x93NUMPY") != 0)
     return invalid_argument("{}: not a .npy file (bad magic)", path);
   const int major = static_cast<unsigned char>(data[6]);
@@ -62,7 +66,7 @@ Result<HostTensor> read_npy(const std::string& path) {
     return invalid_argument("{}: unsupported .npy version {}", path, major);
   }
   if (header_start + header_len > data.size()) return invalid_argument("{}: truncated .npy header", path);
-  const std::string header = data.substr(header_start, header_len);
+  const std::string header(data.substr(header_start, header_len));
   const std::string descr = header_field(header, "descr");
   if (header_field(header, "fortran_order") == "True")
     return unimplemented("{}: Fortran-order .npy arrays are not supported", path);

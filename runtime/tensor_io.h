@@ -6,10 +6,13 @@
 
 #include <span>
 #include <string>
+#include <string_view>
 
 namespace gk {
 
 Result<HostTensor> read_npy(const std::string& path);
+// The bytes of a .npy file; `path` names it in errors.
+Result<HostTensor> parse_npy(std::string_view data, const std::string& path);
 Status write_npy(const std::string& path, const HostTensor& tensor);
 // .npy or .pb by extension (anything not .npy is read as a TensorProto).
 Result<HostTensor> read_tensor_file(const std::string& path);

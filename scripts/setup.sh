@@ -12,6 +12,7 @@ APT_PACKAGES=(
   python3-torch python3-torchvision python3-onnx python3-numpy
   python3-dev pybind11-dev python3-pytest dpkg-dev
   imagemagick fonts-dejavu-core
+  clang libclang-rt-14-dev
 )
 
 missing=()

@@ -136,6 +136,24 @@ TEST_CASE("gkrun reads an .npy input and saves outputs", "[cli]") {
   CHECK(fs::exists(out_dir / "y.npy"));
 }
 
+TEST_CASE("gkrun --memory-limit refuses a plan over it and names the need and the limit", "[cli][errors]") {
+  // relu.onnx: x and y are 2x3 float32, so the plan needs its 24-byte output and nothing else.
+  Result over = gkrun(relu_model().string() + " --backend cpu --memory-limit 16");
+  INFO(over.err);
+  CHECK(over.code == 3);
+  CHECK(lines(over.err) == 1);
+  CHECK_THAT(over.err, Catch::Contains("needs 24 bytes of device memory (arena 0, constants 0, outputs 24), "
+                                       "over the memory limit of 16 bytes"));
+  Result under = gkrun(relu_model().string() + " --backend cpu --memory-limit 1K");
+  INFO(under.err);
+  CHECK(under.code == 0);
+  Result bad = gkrun(relu_model().string() + " --backend cpu --memory-limit 12Q");
+  CHECK(bad.code == 2);
+  CHECK_THAT(bad.err, Catch::Contains("--memory-limit: malformed size '12Q'"));
+  Result zero = gkrun(relu_model().string() + " --backend cpu --memory-limit 0");
+  CHECK(zero.code == 2);
+}
+
 TEST_CASE("gkrun: bad input is one line on stderr and the documented exit code", "[cli][errors]") {
   SECTION("missing file") {
     Result r = gkrun((temp_dir() / "no_such_model.onnx").string());

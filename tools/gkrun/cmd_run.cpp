@@ -112,6 +112,8 @@ void add_run(CLI::App& root, int* exit_code) {
   root.add_option("--shape", flags->model.shapes, "NAME=1x3x224x224");
   root.add_option("--seed", flags->model.seed, "seed for random inputs");
   root.add_option("--disable-pass", flags->model.disable_passes, "turn a graph pass off by name");
+  root.add_option("--memory-limit", flags->model.memory_limit,
+                  "refuse a plan that needs more device memory than this (bytes, or 512K, 64M, 2G)");
   root.add_option("--output-dir", flags->output_dir, "save outputs as .npy");
   root.add_option("--save-inputs", flags->save_inputs, "save the inputs used as .npy (to replay them elsewhere)");
   root.add_flag("--profile", flags->profile, "print the hot-kernel table");

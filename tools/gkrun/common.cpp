@@ -31,6 +31,8 @@ void ModelFlags::add_to(CLI::App& app, bool with_inputs) {
   app.add_option("--device", device, "CUDA device ordinal (default: GK_DEVICE or the best)");
   app.add_option("--threads", threads, "CPU worker threads (default: all cores)");
   app.add_option("--disable-pass", disable_passes, "turn a graph pass off by name (repeatable)");
+  app.add_option("--memory-limit", memory_limit,
+                 "refuse a plan that needs more device memory than this (bytes, or 512K, 64M, 2G)");
   if (with_inputs) {
     app.add_option("--input", inputs, "NAME=FILE (.npy or TensorProto .pb)");
     app.add_option("--shape", shapes, "NAME=1x3x224x224: bind an input's symbolic dims");
@@ -38,8 +40,11 @@ void ModelFlags::add_to(CLI::App& app, bool with_inputs) {
   }
 }
 
-SessionOptions ModelFlags::session_options() const {
+Result<SessionOptions> ModelFlags::session_options() const {
   SessionOptions o;
+  if (!memory_limit.empty()) {
+    GK_TRY(o.memory_limit, parse_byte_size(memory_limit));
+  }
   o.backend = backend;
   o.device = device;
   o.threads = threads;
@@ -64,6 +69,25 @@ Result<Shape> parse_shape(const std::string& text) {
   GK_TRY(int64_t n, checked_numel(shape));
   (void)n;
   return shape;
+}
+
+Result<size_t> parse_byte_size(const std::string& text) {
+  const auto bad = [&] {
+    return invalid_argument("--memory-limit: malformed size '{}' (expected bytes, or a number with K, M or G, "
+                            "e.g. 512M; at least 1)", text);
+  };
+  size_t digits = 0;
+  while (digits < text.size() && text[digits] >= '0' && text[digits] <= '9') ++digits;
+  if (digits == 0 || digits > 15) return bad();
+  int shift = 0;
+  const std::string suffix = text.substr(digits);
+  if (suffix == "K" || suffix == "k") shift = 10;
+  else if (suffix == "M" || suffix == "m") shift = 20;
+  else if (suffix == "G" || suffix == "g") shift = 30;
+  else if (!suffix.empty()) return bad();
+  const uint64_t value = std::stoull(text.substr(0, digits));  // at most 15 digits: no overflow
+  if (value == 0 || value > (UINT64_MAX >> shift)) return bad();
+  return static_cast<size_t>(value << shift);
 }
 
 Result<std::map<std::string, std::string>> parse_pairs(const std::vector<std::string>& items, const char* flag) {
@@ -156,7 +180,8 @@ double now_ms() {
 
 Result<std::shared_ptr<Session>> open_session(const ModelFlags& flags, double* open_ms) {
   const double t0 = now_ms();
-  auto s = Session::open(flags.model, flags.session_options());
+  GK_TRY(SessionOptions options, flags.session_options());
+  auto s = Session::open(flags.model, std::move(options));
   if (open_ms) *open_ms = now_ms() - t0;
   return s;
 }

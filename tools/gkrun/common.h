@@ -30,13 +30,17 @@ struct ModelFlags {
   std::vector<std::string> shapes;     // NAME=1x3x224x224
   std::vector<std::string> disable_passes;
   bool graphs = true;
+  std::string memory_limit;  // --memory-limit: bytes, or with a K/M/G suffix (KiB, MiB, GiB); "" = none
 
   void add_to(CLI::App& app, bool with_inputs = true);
-  SessionOptions session_options() const;
+  Result<SessionOptions> session_options() const;
 };
 
 // "1x3x640x640" → {1,3,640,640}; InvalidArgument naming the flag otherwise.
 Result<Shape> parse_shape(const std::string& text);
+// "1048576", "512K", "64M", "2G" (binary units) → bytes; InvalidArgument naming
+// --memory-limit and the text otherwise (0, overflow, junk).
+Result<size_t> parse_byte_size(const std::string& text);
 // NAME=VALUE pairs; InvalidArgument naming the flag and the text.
 Result<std::map<std::string, std::string>> parse_pairs(const std::vector<std::string>& items, const char* flag);
 
