@@ -92,6 +92,9 @@ struct Model {
   std::string producer_name, producer_version, graph_doc;
   std::map<std::string, std::string> metadata;
   Graph graph;
+  // What the loader accepted outside the spec, as ONNX Runtime does (one line
+  // each, naming the value or node); the session logs them as warnings.
+  std::vector<std::string> warnings;
 
   int64_t opset(const std::string& domain) const;  // 0 when not imported
 };

@@ -56,9 +56,11 @@ Result<Model> load_impl(const void* data, size_t size, const std::string& source
     }
     read_model_header(mp, m, problems);
     ExternalDataFiles files(base_dir);
-    loader::LoadContext ctx{m, files, problems, {}};
+    loader::LoadContext ctx{m, files, problems, {}, {}};
+    loader::inline_functions(mp, ctx);
     loader::convert_main_graph(*mp.mutable_graph(), m.graph, ctx);
     GK_RETURN_IF_ERROR(problems.to_status(source, options.allow_unsupported));
+    for (const std::string& w : problems.warnings) m.warnings.push_back(fmt::format("{}: {}", source, w));
     return m;
   } catch (const std::bad_alloc&) {
     return resource_exhausted("{}: out of memory while loading the model", source);

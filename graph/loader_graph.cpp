@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <climits>
+#include <map>
 
 namespace gk::loader {
 namespace {
@@ -13,10 +14,20 @@ class Scope {
  public:
   Scope(Graph& g, Scope* outer) : g_(g), outer_(outer) {}
 
-  bool visible_outside(const std::string& name) const {
+  // Where each local value is defined: the index of the node writing it (model
+  // order), -1 for inputs and initializers; and the node being converted.
+  void set_order(const std::vector<int>* def_node, const int* current) { def_node_ = def_node, current_ = current; }
+
+  // Whether an enclosing graph has `name` (kNoValue if not), and whether it is in
+  // ONNX's lexical scope here: an input, an initializer, or the output of a node
+  // before the one whose subgraph this is.
+  ValueId find_outside(const std::string& name, bool* in_scope) const {
     for (const Scope* s = outer_; s; s = s->outer_)
-      if (s->g_.find(name) != kNoValue) return true;
-    return false;
+      if (ValueId id = s->g_.find(name); id != kNoValue) {
+        *in_scope = s->defined_before_current(id);
+        return id;
+      }
+    return kNoValue;
   }
 
   // The local value named `name`; else a capture of an enclosing graph's value
@@ -41,8 +52,16 @@ class Scope {
   Graph& graph() { return g_; }
 
  private:
+  bool defined_before_current(ValueId id) const {
+    if (!def_node_ || !current_) return true;
+    const size_t i = static_cast<size_t>(id);
+    return i >= def_node_->size() || (*def_node_)[i] < *current_;
+  }
+
   Graph& g_;
   Scope* outer_;
+  const std::vector<int>* def_node_ = nullptr;
+  const int* current_ = nullptr;
 };
 
 std::string normalize_domain(const std::string& d) { return d == "ai.onnx" ? std::string() : d; }
@@ -68,7 +87,9 @@ class GraphConverter {
  public:
   GraphConverter(onnx::GraphProto& gp, Graph& g, Scope* outer, LoadContext& ctx, std::string context)
       : gp_(gp), g_(g), scope_(g, outer), ctx_(ctx), context_(std::move(context)),
-        prefix_(context_.empty() ? std::string() : context_ + ": ") {}
+        prefix_(context_.empty() ? std::string() : context_ + ": ") {
+    scope_.set_order(&def_node_, &current_);
+  }
 
   void run() {
     g_.name = gp_.name();
@@ -78,11 +99,14 @@ class GraphConverter {
     for (const auto& vi : gp_.value_info()) {
       ValueId id = g_.find(vi.name());
       // value_info for a name nothing defines describes nothing; ignored like ONNX does.
-      if (id != kNoValue && vi.has_type()) apply_declared_type(value(id), vi.type(), ctx_.problems, context_);
+      if (id != kNoValue && vi.has_type())
+        apply_declared_type(value(id), vi.type(), ctx_.problems, context_, shape_is_inferred(id));
     }
     define_outputs();
-    for (size_t k = 0; k < nodes_.size(); ++k)
+    for (size_t k = 0; k < nodes_.size(); ++k) {
+      current_ = static_cast<int>(k);
       if (!folded_[k]) convert_node(k);
+    }
 
     std::vector<Node> kept;
     for (size_t k = 0; k < nodes_.size(); ++k)
@@ -95,6 +119,12 @@ class GraphConverter {
 
  private:
   Value& value(ValueId id) { return g_.values[static_cast<size_t>(id)]; }
+  // A node's output (a Constant's included): not a graph input, an initializer or
+  // a value captured from an enclosing graph.
+  bool shape_is_inferred(ValueId id) {
+    return !value(id).is_graph_input && !initializer_ids_.count(id) &&
+           std::find(g_.captures.begin(), g_.captures.end(), id) == g_.captures.end();
+  }
   void invalid(std::string what) { ctx_.problems.add_invalid(prefix_ + what); }
 
   // A new value named `name`, or kNoValue (reported) when the name is empty or taken.
@@ -107,16 +137,45 @@ class GraphConverter {
       invalid(fmt::format("{} '{}' is already defined as {}", what, name, origin_[static_cast<size_t>(id)]));
       return kNoValue;
     }
-    // SSA spans the enclosing graphs for node outputs (as ONNX's checker enforces);
-    // a subgraph's own inputs and initializers may reuse an outer name, and then
-    // the local value wins when the body is resolved.
-    if (node_output && scope_.visible_outside(name))
-      invalid(fmt::format("{} '{}' shadows a value of an enclosing graph", what, name));
+    // SSA spans the enclosing graphs for node outputs, over the names in lexical
+    // scope (ONNX's checker, which ONNX Runtime runs, refuses those too). A name
+    // the enclosing graph defines only after this subgraph's node is not in scope
+    // there: ONNX Runtime accepts reusing it, and so does gkrun, with a warning;
+    // the local value wins everywhere in this graph and the graphs it encloses
+    // (resolve() looks locally first), so nothing reads the wrong one.
+    bool in_scope = false;
+    if (node_output && scope_.find_outside(name, &in_scope) != kNoValue) {
+      if (in_scope)
+        invalid(fmt::format("{} '{}' shadows a value of an enclosing graph", what, name));
+      else
+        ctx_.problems.add_warning(prefix_ + fmt::format("{} '{}' reuses the name of a value the enclosing graph "
+                                                        "defines after this subgraph's node; this graph reads its "
+                                                        "own value",
+                                                        what, name));
+    }
     Value v;
     v.name = name;
     ValueId id = g_.add_value(std::move(v));
+    def_node_.resize(g_.values.size(), -1);
+    if (node_output) def_node_[static_cast<size_t>(id)] = header_;
     origin_.resize(g_.values.size());
     origin_[static_cast<size_t>(id)] = fmt::format("{} '{}'", what, name);
+    return id;
+  }
+
+  // A second Constant node writing a name a Constant already wrote: ONNX Runtime
+  // folds Constants into initializers and keeps the last one ("Duplicate
+  // initializer ... the model will use the latest encountered"), for every reader.
+  // gkrun does the same, with a warning. A clash with any other kind of value is
+  // still an error (define() reports it).
+  ValueId redefined_constant(const std::string& name, const NodeView& view) {
+    ValueId id = name.empty() ? kNoValue : g_.find(name);
+    auto it = id == kNoValue ? constant_writer_.end() : constant_writer_.find(id);
+    if (it == constant_writer_.end()) return kNoValue;
+    ctx_.problems.add_warning(prefix_ + fmt::format("{} writes '{}', which {} also writes; the last one is used, "
+                                                    "as ONNX Runtime does",
+                                                    view.describe(), name, it->second));
+    it->second = view.describe();
     return id;
   }
 
@@ -180,7 +239,7 @@ class GraphConverter {
       }
       value(id).is_graph_output = true;
       g_.outputs.push_back(id);
-      if (vi.has_type()) apply_declared_type(value(id), vi.type(), ctx_.problems, context_);
+      if (vi.has_type()) apply_declared_type(value(id), vi.type(), ctx_.problems, context_, shape_is_inferred(id));
     }
   }
 
@@ -193,12 +252,13 @@ class GraphConverter {
     folded_.assign(static_cast<size_t>(n), false);
     for (int k = 0; k < n; ++k) {
       onnx::NodeProto& np = *gp_.mutable_node(k);
+      header_ = k;
       Node& node = nodes_[static_cast<size_t>(k)];
       NodeView& view = node.view;
       view.op_type = np.op_type();
       view.domain = normalize_domain(np.domain());
       view.name = np.name().empty() ? fmt::format("{}_{}", np.op_type(), k) : np.name();
-      int64_t opset = ctx_.model.opset(view.domain);
+      int64_t opset = ctx_.opset_for(np, view.domain);
       view.opset = static_cast<int>(std::min<int64_t>(opset, INT_MAX));
       if (opset <= 0 && ctx_.reported_domains.insert(view.domain).second)
         invalid(fmt::format("{}: domain '{}' is not in the model's opset_import", view.describe(),
@@ -215,7 +275,11 @@ class GraphConverter {
           invalid(fmt::format("{} must have exactly one output, has {}", view.describe(), outs));
           continue;
         }
-        ValueId id = define(np.output(0), what, /*node_output=*/true);
+        ValueId id = redefined_constant(np.output(0), view);
+        if (id == kNoValue) {
+          id = define(np.output(0), what, /*node_output=*/true);
+          if (id != kNoValue) constant_writer_[id] = view.describe();
+        }
         auto t = constant_value(np, ctx_.files, view.describe());
         if (!t.ok())
           ctx_.problems.add(t.status(), context_);
@@ -331,6 +395,10 @@ class GraphConverter {
   std::vector<bool> folded_;   // Constant nodes turned into initializers
   std::vector<std::string> origin_;  // how each value was defined, for messages
   std::set<ValueId> initializer_ids_;
+  std::map<ValueId, std::string> constant_writer_;
+  std::vector<int> def_node_;  // per value: the node (model order) writing it, -1 for inputs/initializers
+  int header_ = -1;            // the node whose header read_node_headers is reading
+  int current_ = -1;           // the node convert_node is converting (its subgraphs are being read)  // values Constant nodes write: the last writer
 };
 
 }  // namespace

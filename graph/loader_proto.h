@@ -8,6 +8,8 @@
 
 #include <onnx/onnx_pb.h>
 
+#include <map>
+#include <memory>
 #include <set>
 #include <string>
 #include <string_view>
@@ -30,8 +32,13 @@ Result<HostTensor> decode_sparse_tensor(onnx::SparseTensorProto& t, ExternalData
                                         std::string_view what);
 
 // Applies a declared type (graph input/output, value_info) to `v`, checking it
-// against what is already known (an initializer, another declaration).
-void apply_declared_type(Value& v, const onnx::TypeProto& tp, LoadProblems& problems, std::string_view context);
+// against what is already known (an initializer, another declaration). A
+// declared element type that disagrees is always an error. With
+// `shape_is_inferred` (a node's output, Constant nodes included, whose shape
+// inference recomputes at plan time) a disagreeing rank or dimension is a
+// warning and the declared shape is dropped, as ONNX Runtime merges leniently.
+void apply_declared_type(Value& v, const onnx::TypeProto& tp, LoadProblems& problems, std::string_view context,
+                         bool shape_is_inferred = false);
 
 // The tensor a Constant node produces, from whichever attribute form it uses
 // (value, sparse_value, value_float(s), value_int(s), value_string(s)).
@@ -43,7 +50,18 @@ struct LoadContext {
   ExternalDataFiles& files;
   LoadProblems& problems;
   std::set<std::string> reported_domains;  // domains missing from opset_import, named once
+  // Nodes inlined from a model-local function: the function's opset_import.
+  std::map<const onnx::NodeProto*, std::shared_ptr<const std::vector<OpsetImport>>> node_opsets;
+
+  // The opset a node was written against: its function's import of the domain,
+  // else the model's (0 when neither imports it).
+  int64_t opset_for(const onnx::NodeProto& np, const std::string& domain) const;
 };
+
+// Inlines every call of a model-local function (ModelProto.functions) in the
+// main graph and its subgraphs, recursively; records the inlined nodes' opsets
+// in ctx.node_opsets. Recursion and malformed calls go to ctx.problems.
+void inline_functions(onnx::ModelProto& mp, LoadContext& ctx);
 
 // Converts the main graph: values, declared types, initializers, Constant nodes
 // (as initializers), nodes with their attributes and subgraphs; then sorts the

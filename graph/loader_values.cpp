@@ -41,7 +41,8 @@ std::string dim_str(const Dim& d) {
 
 }  // namespace
 
-void apply_declared_type(Value& v, const onnx::TypeProto& tp, LoadProblems& problems, std::string_view context) {
+void apply_declared_type(Value& v, const onnx::TypeProto& tp, LoadProblems& problems, std::string_view context,
+                         bool shape_is_inferred) {
   std::string who = fmt::format("{}value '{}'", context.empty() ? "" : fmt::format("{}: ", context), v.name);
   const char* known_from = v.initializer ? "its initializer" : "another declaration";
   ValueKind kind = ValueKind::kTensor;
@@ -83,7 +84,12 @@ void apply_declared_type(Value& v, const onnx::TypeProto& tp, LoadProblems& prob
   for (int i = 0; i < shape->dim_size(); ++i) {
     const auto& d = shape->dim(i);
     if (d.has_dim_value()) {
-      if (d.dim_value() < 0) {
+      if (d.dim_value() == -1) {
+        // Some exporters write -1 for "unknown"; ONNX Runtime reads it so. Any other
+        // negative value stays an error.
+        problems.add_warning(fmt::format("{} declares dimension {} as -1; read as unknown", who, i));
+        dims.push_back(Dim{});
+      } else if (d.dim_value() < 0) {
         problems.add_invalid(fmt::format("{} declares dimension {} as {}, dimensions must be >= 0", who, i,
                                          d.dim_value()));
         dims.push_back(Dim{});
@@ -101,18 +107,33 @@ void apply_declared_type(Value& v, const onnx::TypeProto& tp, LoadProblems& prob
     v.dims = std::move(dims);
     return;
   }
+  std::string conflict;
   if (v.dims.size() != dims.size()) {
-    problems.add_invalid(fmt::format("{} is declared with rank {} but has rank {} by {}", who, dims.size(),
-                                     v.dims.size(), known_from));
+    conflict = fmt::format("{} is declared with rank {} but has rank {} by {}", who, dims.size(), v.dims.size(),
+                           known_from);
+  } else {
+    for (size_t i = 0; i < dims.size() && conflict.empty(); ++i)
+      if (v.dims[i].known() && dims[i].known() && v.dims[i].value != dims[i].value)
+        conflict = fmt::format("{} dimension {} is declared {} but is {} by {}", who, i, dim_str(dims[i]),
+                               dim_str(v.dims[i]), known_from);
+  }
+  if (!conflict.empty()) {
+    if (!shape_is_inferred) {
+      problems.add_invalid(std::move(conflict));
+      return;
+    }
+    // An initializer keeps its own shape; two declarations that disagree both
+    // give way to inference.
+    problems.add_warning(fmt::format("{}; the declared shape is ignored, shape inference decides", conflict));
+    if (!v.initializer) {
+      v.has_shape = false;
+      v.dims.clear();
+    }
     return;
   }
   for (size_t i = 0; i < dims.size(); ++i) {
     Dim& have = v.dims[i];
-    if (have.known() && dims[i].known() && have.value != dims[i].value)
-      problems.add_invalid(fmt::format("{} dimension {} is declared {} but is {} by {}", who, i, dim_str(dims[i]),
-                                       dim_str(have), known_from));
-    else if (!have.known() && (dims[i].known() || have.symbol.empty()))
-      have = dims[i];  // the more specific declaration wins
+    if (!have.known() && (dims[i].known() || have.symbol.empty())) have = dims[i];  // the more specific wins
   }
 }
 

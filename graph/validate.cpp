@@ -162,6 +162,15 @@ void resolve_ops(Graph& g, LoadProblems& problems, std::string_view context) {
       problems.add_op(node.view.domain, node.view.op_type, node.view.opset, node.view.name);
       continue;
     }
+    // Registered where the spec has no such op (LayerNormalization below opset 17,
+    // as ONNX Runtime registers it): runs, with a warning naming the node.
+    if (!find_input_spec(node.view.domain, node.view.op_type, node.view.opset) &&
+        find_input_spec(node.view.domain, node.view.op_type, kOpsetCurrent))
+      problems.add_warning(prefix + fmt::format("{}: {} is not in the spec's {} opset {}; run as ONNX Runtime "
+                                                "runs it, with the signature of its first standard version",
+                                                node.view.describe(), node.view.op_type,
+                                                node.view.domain.empty() ? "ai.onnx" : node.view.domain,
+                                                node.view.opset));
     // Before anything reads the inputs: infer rules and launchers index required
     // inputs unchecked (a Shape given "" as its input crashed `gkrun check`).
     if (Status s = check_node_inputs(node.view); !s.ok()) {

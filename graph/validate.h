@@ -14,9 +14,14 @@ struct LoadProblems {
   std::vector<std::string> invalid;      // the model breaks the spec → InvalidModel
   std::vector<std::string> unsupported;  // valid, but beyond gkrun (versions, types, attribute values)
   std::vector<UnsupportedOp> ops;        // ops the registry cannot run, in first-seen order
+  // Accepted as ONNX Runtime accepts them, but outside the spec (a declared dim of
+  // -1, a shadowed outer name, ...): the load succeeds and these reach
+  // Model::warnings, each naming the value or node.
+  std::vector<std::string> warnings;
 
   void add_invalid(std::string what) { invalid.push_back(std::move(what)); }
   void add_unsupported(std::string what) { unsupported.push_back(std::move(what)); }
+  void add_warning(std::string what) { warnings.push_back(std::move(what)); }
   // A Status from a decoder: Unimplemented counts as unsupported, anything else as
   // invalid; `context` is prefixed.
   void add(const Status& s, std::string_view context = {});

@@ -42,6 +42,7 @@ Result<std::shared_ptr<Session>> Session::open_from_memory(const void* data, siz
 Result<std::shared_ptr<Session>> Session::finish_open(Model model, SessionOptions options) {
   std::shared_ptr<Session> s(new Session());
   s->model_ = std::move(model);
+  for (const std::string& w : s->model_.warnings) spdlog::warn("{}", w);
   if (options.kit.valid()) {
     s->kit_ = options.kit;
   } else {

@@ -319,6 +319,10 @@ std::span<const OpSchema> normalization_ops() {
   static const OpSchema table[] = {
       {"", "BatchNormalization", 1, kOpsetCurrent, &kBatch, {}},
       {"", "InstanceNormalization", 1, kOpsetCurrent, &kInstance, {}},
+      // Not in ai.onnx before 17, but ONNX Runtime registers it there from opset 1
+      // (with 17's signature) and older exporters emit it; the loader warns (the
+      // spec table has no LayerNormalization below 17).
+      {"", "LayerNormalization", 1, 16, &kLayer, {}},
       {"", "LayerNormalization", 17, kOpsetCurrent, &kLayer, {}},
       {"", "GroupNormalization", 18, 20, &kGroup18, {}},
       {"", "GroupNormalization", 21, kOpsetCurrent, &kGroup21, {}},

@@ -6,6 +6,7 @@
 
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <random>
 
 using namespace gk;
@@ -242,8 +243,35 @@ TEST_CASE("loader errors: graph structure problems", "[loader]") {
     a->set_name("body");
     a->set_type(onnx::AttributeProto::GRAPH);
     add_node(a->mutable_g(), "Frobnicate", {"x"}, {"w"}, "inner", "com.example");
+    // 'w' is in scope there (an initializer): refused, as ONNX Runtime refuses it.
     require_error(load_in(dir, m, allow_unsupported()), StatusCode::kInvalidModel,
                   {"attribute 'body'", "'w' shadows a value of an enclosing graph"});
+    // A name the outer graph defines only after the node is not in scope there:
+    // ONNX Runtime accepts reusing it, and so does gkrun, with a warning; the
+    // body's reader reads the body's own value.
+    {
+      auto later = small_model();
+      auto* outer = later.mutable_graph();
+      auto* wb = add_node(outer, "WithBody", {}, {"out"}, "loop", "com.example");
+      auto* ba = wb->add_attribute();
+      ba->set_name("body");
+      ba->set_type(onnx::AttributeProto::GRAPH);
+      add_node(ba->mutable_g(), "Frobnicate", {"x"}, {"late"}, "inner", "com.example");
+      add_node(ba->mutable_g(), "Frobnicate", {"late"}, {"inner_out"}, "reader", "com.example");
+      add_node(outer, "Frobnicate", {"out"}, {"late"}, "after", "com.example");
+      auto ok = load_in(dir, later, allow_unsupported());
+      INFO(ok.status().to_string());
+      REQUIRE(ok.ok());
+      REQUIRE(ok->warnings.size() == 1);
+      CHECK_THAT(ok->warnings[0], Contains("attribute 'body'") &&
+                                      Contains("'late' reuses the name of a value the enclosing graph defines after"));
+      const Node& loop = *std::find_if(ok->graph.nodes.begin(), ok->graph.nodes.end(),
+                                       [](const Node& n) { return n.view.name == "loop"; });
+      const Graph* body = subgraph_of(*loop.attrs.find("body"));
+      REQUIRE(body);
+      CHECK(body->nodes[1].inputs[0] == body->nodes[0].outputs[0]);
+      CHECK(body->captures.size() == 1);  // x only
+    }
     // A body input may reuse an outer name; the body then reads its own value.
     auto* body = a->mutable_g();
     body->mutable_node(0)->set_output(0, "inner_out");
