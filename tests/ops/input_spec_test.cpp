@@ -24,6 +24,12 @@ NodeView node_of(const char* op_type, int opset, std::vector<bool> present) {
 TEST_CASE("input spec: every registered op version has the spec's inputs", "[ops][registry]") {
   for (const OpSchema& s : op_table()) {
     INFO((s.domain[0] ? s.domain : "ai.onnx") << " " << s.op_type << " since " << s.since_version);
+    // The one registration below an op's first spec version, as ONNX Runtime has it:
+    // LayerNormalization in ai.onnx at opsets 1-16 (the loader warns when a model uses it).
+    if (!s.domain[0] && std::string_view(s.op_type) == "LayerNormalization" && s.since_version < 17) {
+      CHECK(find_input_spec(s.domain, s.op_type, 17) != nullptr);
+      continue;
+    }
     // Null also when the registration starts below the op's first spec version.
     CHECK(find_input_spec(s.domain, s.op_type, s.since_version) != nullptr);
   }
