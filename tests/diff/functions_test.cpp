@@ -14,23 +14,6 @@ namespace gk::test {
 namespace {
 
 constexpr int kF = onnx::TensorProto::FLOAT, kB = onnx::TensorProto::BOOL;
-using Outputs = std::map<std::string, HostTensor>;
-
-Outputs run_gk(const onnx::ModelProto& m, const std::vector<NamedTensor>& in) {
-  auto r = gk_outputs(m, in);
-  INFO((r.ok() ? "" : r.status().to_string()));
-  REQUIRE(r.ok());
-  return std::move(r).value();
-}
-
-Outputs run_ort(const onnx::ModelProto& m, const std::vector<NamedTensor>& in, const std::string& key) {
-  if (std::string why = ort_skip_reason(); !why.empty()) skip(why);
-  auto r = ort_outputs(m, in, key);
-  INFO((r.ok() ? "" : r.status().to_string()));
-  REQUIRE(r.ok());
-  return std::move(r).value();
-}
-
 HostTensor floats(Shape s, std::vector<float> v) { return HostTensor::from_vector(DType::kF32, s, v); }
 
 onnx::AttributeProto float_attr(const std::string& name, float v) {

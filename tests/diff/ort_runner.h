@@ -92,4 +92,23 @@ inline Result<std::map<std::string, HostTensor>> ort_outputs(const onnx::ModelPr
   return r;
 }
 
+// The same inside a test case: a failure fails the case with the session's message;
+// run_ort skips the case where ONNX Runtime is absent.
+using Outputs = std::map<std::string, HostTensor>;
+
+inline Outputs run_gk(const onnx::ModelProto& m, const std::vector<NamedTensor>& in) {
+  auto r = gk_outputs(m, in);
+  INFO((r.ok() ? "" : r.status().to_string()));
+  REQUIRE(r.ok());
+  return std::move(r).value();
+}
+
+inline Outputs run_ort(const onnx::ModelProto& m, const std::vector<NamedTensor>& in, const std::string& key) {
+  if (std::string why = ort_skip_reason(); !why.empty()) skip(why);
+  auto r = ort_outputs(m, in, key);
+  INFO((r.ok() ? "" : r.status().to_string()));
+  REQUIRE(r.ok());
+  return std::move(r).value();
+}
+
 }  // namespace gk::test

@@ -47,23 +47,6 @@ void add_float_init(onnx::GraphProto* g, const std::string& name, const std::vec
   for (float x : v) t->add_float_data(x);
 }
 
-using Outputs = std::map<std::string, HostTensor>;
-
-Outputs run_gk(const onnx::ModelProto& m, const std::vector<NamedTensor>& in) {
-  auto r = gk_outputs(m, in);
-  INFO((r.ok() ? "" : r.status().to_string()));
-  REQUIRE(r.ok());
-  return std::move(r).value();
-}
-
-Outputs run_ort(const onnx::ModelProto& m, const std::vector<NamedTensor>& in, const std::string& key) {
-  if (std::string why = ort_skip_reason(); !why.empty()) skip(why);
-  auto r = ort_outputs(m, in, key);
-  INFO((r.ok() ? "" : r.status().to_string()));
-  REQUIRE(r.ok());
-  return std::move(r).value();
-}
-
 // ---- MatMulInteger over every pairing ----
 
 enum class Zp { kNone, kScalar, kVector };  // vector: per-row for A ([M]), per-column for B ([N])
