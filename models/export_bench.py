@@ -279,15 +279,8 @@ def export(name, out_dir):
     title, ctor, inputs = _exported()[name]
     torch.manual_seed(0)
     model = _out_only(ctor()).eval()
-    # Random BatchNorm statistics, as export_torchvision.py does, so that folding
-    # them is exercised and activations keep their scale.
-    with torch.no_grad():
-        for m in model.modules():
-            if isinstance(m, torch.nn.BatchNorm2d):
-                m.running_mean.uniform_(-0.2, 0.2)
-                m.running_var.uniform_(0.5, 1.5)
-                m.weight.uniform_(0.5, 1.5)
-                m.bias.uniform_(-0.2, 0.2)
+    from export_torchvision import randomize_batchnorm  # beside this file; imports torch
+    randomize_batchnorm(model)
     args = []
     for in_name, shape in inputs:
         if in_name == "input_ids":

@@ -36,14 +36,9 @@ class OutOnly(torch.nn.Module):
         return y["out"] if isinstance(y, dict) else y
 
 
-def export(name, out_dir):
-    path = os.path.join(out_dir, name + ".onnx")
-    if os.path.exists(path):
-        return path
-    ctor, shape, opset = MODELS[name]
-    torch.manual_seed(0)
-    model = OutOnly(ctor()).eval()
-    # Random BatchNorm statistics, so that folding them is actually exercised.
+def randomize_batchnorm(model):
+    """Random BatchNorm statistics, so that folding them is actually exercised and
+    activations keep their scale (models/export_bench.py uses it too)."""
     with torch.no_grad():
         for m in model.modules():
             if isinstance(m, torch.nn.BatchNorm2d):
@@ -51,6 +46,16 @@ def export(name, out_dir):
                 m.running_var.uniform_(0.5, 1.5)
                 m.weight.uniform_(0.5, 1.5)
                 m.bias.uniform_(-0.2, 0.2)
+
+
+def export(name, out_dir):
+    path = os.path.join(out_dir, name + ".onnx")
+    if os.path.exists(path):
+        return path
+    ctor, shape, opset = MODELS[name]
+    torch.manual_seed(0)
+    model = OutOnly(ctor()).eval()
+    randomize_batchnorm(model)
     x = torch.rand(*shape)
     tmp = path + ".tmp"
     torch.onnx.export(model, x, tmp, opset_version=opset, input_names=["input"], output_names=["output"],
