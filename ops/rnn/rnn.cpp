@@ -354,22 +354,21 @@ Status run_cell(KernelContext& ctx) {
     GK_TRY(cbuf, ctx.scratch(t, 2 * n));
   }
   const int64_t esize = dtype_storage_bytes(t, 1);
-  auto state = [&](const GkBuf& b, int64_t which) { return b.ptr() + static_cast<DevPtr>(which * n * esize); };
+  const CellState st{hbuf, cbuf, n, esize};
   const LaunchConfig grid = grid_for(n);
   const KernelSource& src = kernel_sources::rnn;
   const KernelName io = KernelName::format("gk_rnn_state_io<{}>", {tn});
   {
     KernelArgs args;
-    args.ptr(input_ptr(ctx, 5)).ptr(state(hbuf, 0)).i32(1).pod(p);
+    args.ptr(input_ptr(ctx, 5)).ptr(st.h_at(0)).i32(1).pod(p);
     GK_RETURN_IF_ERROR(ctx.launch(src, io, grid, args));
   }
   if (lstm) {
     KernelArgs args;
-    args.ptr(input_ptr(ctx, 6)).ptr(state(cbuf, 0)).i32(1).pod(p);
+    args.ptr(input_ptr(ctx, 6)).ptr(st.c_at(0)).i32(1).pod(p);
     GK_RETURN_IF_ERROR(ctx.launch(src, io, grid, args));
   }
 
-  const CellState st{hbuf, cbuf, n, esize};
   if (t == DType::kF32 || t == DType::kF64) {
     GK_RETURN_IF_ERROR(run_gemm_steps(ctx, r, p, tn, st));
   } else {
@@ -378,12 +377,12 @@ Status run_cell(KernelContext& ctx) {
   const int64_t last = p.seq & 1;
   if (DevPtr yh = output_ptr(ctx, 1)) {
     KernelArgs args;
-    args.ptr(state(hbuf, last)).ptr(yh).i32(0).pod(p);
+    args.ptr(st.h_at(last)).ptr(yh).i32(0).pod(p);
     GK_RETURN_IF_ERROR(ctx.launch(src, io, grid, args));
   }
   if (DevPtr yc = lstm ? output_ptr(ctx, 2) : 0) {
     KernelArgs args;
-    args.ptr(state(cbuf, last)).ptr(yc).i32(0).pod(p);
+    args.ptr(st.c_at(last)).ptr(yc).i32(0).pod(p);
     GK_RETURN_IF_ERROR(ctx.launch(src, io, grid, args));
   }
   return ok_status();
