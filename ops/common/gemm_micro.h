@@ -19,6 +19,7 @@
 #include "ops/common/gemm.cuh"
 
 #include <cstdint>
+#include <type_traits>
 
 namespace gk::cpu_gemm {
 
@@ -85,8 +86,8 @@ void micro_portable(const MicroArgs<Acc>& m) {
 
 template <typename Acc>
 inline MicroKernel<Acc> micro_kernel() {
-  if constexpr (sizeof(Acc) == 4 && Acc(0.5) != Acc(0)) return micro_kernel_f32();
-  else if constexpr (sizeof(Acc) == 8 && Acc(0.5) != Acc(0)) return micro_kernel_f64();
+  if constexpr (std::is_same_v<Acc, float>) return micro_kernel_f32();
+  else if constexpr (std::is_same_v<Acc, double>) return micro_kernel_f64();
   else
     return {4, 16, &micro_portable<Acc, 4, 16, true>, &micro_portable<Acc, 4, 16>, &micro_portable<Acc, 4, 8, true>,
             &micro_portable<Acc, 4, 8>, 16, &micro_portable<Acc, 1, 16, true>};
