@@ -223,10 +223,14 @@ Status Executor::run_steps(const Plan& plan, Frame& frame, const RunOptions& opt
     const Node& node = g.nodes[step.node];
     if (node.schema->traits.runs_in_executor()) {
       GK_RETURN_IF_ERROR(run_executor_step(node, frame, options, owned));
+      for (ValueId v : step.release) frame.run_buffers[v] = GkBuf();
       continue;
     }
     if (step.dynamic) {
       GK_RETURN_IF_ERROR(run_dynamic_step(plan, s, frame, options, flags, owned));
+      // Launches run in stream order, so a buffer handed back now is reused only
+      // by work queued after this step's.
+      for (ValueId v : step.release) frame.run_buffers[v] = GkBuf();
       continue;
     }
     const InvokeEnv env{kit_, flags + 4 * s, options.profiler, &step.tag, &plan.step_kernels[s]};
@@ -256,6 +260,9 @@ Status Executor::run_executor_step(const Node& node, Frame& frame, const RunOpti
       b.buf = GkBuf::wrap(fv.type.dtype, numel(fv.type.shape), fv.ptr);
     return b;
   };
+  for (ValueId in : node.inputs)
+    if (in != kNoValue) GK_RETURN_IF_ERROR(materialize(frame, in));
+  for (ValueId in : node.implicit_inputs) GK_RETURN_IF_ERROR(materialize(frame, in));
   std::vector<NamedBuf> cf_inputs, cf_implicit;
   for (ValueId in : node.inputs) cf_inputs.push_back(named(in));
   for (ValueId in : node.implicit_inputs) cf_implicit.push_back(named(in));
@@ -270,8 +277,37 @@ Status Executor::run_executor_step(const Node& node, Frame& frame, const RunOpti
     fv.host = fv.owned_host.get();
     fv.seq = results[o].sequence;
     fv.none = results[o].none;
-    if (!results[o].buf.is_none()) owned.push_back(std::move(results[o].buf));
+    if (!results[o].buf.is_none()) frame.run_buffers[out] = std::move(results[o].buf);
   }
+  return ok_status();
+}
+
+namespace {
+
+// A step planned during the run computes on the host when every input it reads is
+// known there and its outputs are this small: shape arithmetic (Shape, Gather,
+// Min, Concat feeding a Reshape or a TopK's K) then costs no launch and no read
+// back. // untuned
+constexpr int64_t kRunHostEvalMaxElements = 4096;
+
+}  // namespace
+
+Result<const HostTensor*> Executor::host_value(Frame& frame, ValueId v) {
+  FrameValue& fv = frame.values[v];
+  if (fv.host) return fv.host;
+  GK_TRY(HostTensor h, download_tensor(kit_, fv.type.dtype, fv.type.shape, fv.ptr));
+  ++frame.host_reads;
+  fv.owned_host = std::make_shared<HostTensor>(std::move(h));
+  fv.host = fv.owned_host.get();
+  return fv.host;
+}
+
+Status Executor::materialize(Frame& frame, ValueId v) {
+  FrameValue& fv = frame.values[v];
+  if (fv.ptr || !fv.host || fv.type.dtype == DType::kString || fv.host->numel() == 0) return ok_status();
+  GK_TRY(GkBuf buf, kit_.upload(*fv.host));
+  fv.ptr = buf.ptr();
+  frame.run_buffers[v] = std::move(buf);
   return ok_status();
 }
 
@@ -289,48 +325,113 @@ Status Executor::run_dynamic_step(const Plan& plan, size_t s, Frame& frame, cons
       frame.values[node.outputs[0]] = frame.values[node.inputs[0]];
       return ok_status();
     }
-  // Shapes are known only now: infer with this run's shapes, fetching the values
-  // the op needs on the host (a sync; such plans are not captured).
+  ++frame.runtime_steps;
+  // Shapes are known only now: infer with this run's shapes, reading back the
+  // values the op needs on the host (a sync each, once per value; such plans are
+  // not captured).
+  const OpTraits& traits = node.schema->traits;
   std::vector<TensorRef> ins;
-  std::vector<HostTensor> fetched;
-  fetched.reserve(node.inputs.size());
+  bool all_host = true;
   for (size_t i = 0; i < node.inputs.size(); ++i) {
     const ValueId in = node.inputs[i];
     if (in == kNoValue) {
       ins.emplace_back();
       continue;
     }
+    const bool needs_value = i < 32 && ((traits.host_inputs >> i) & 1u);
+    const bool type_only = i < 32 && ((traits.type_only_inputs >> i) & 1u);
     const FrameValue& fv = frame.values[in];
-    TensorRef ref{fv.type.dtype, fv.type.shape, fv.ptr, fv.host};
-    if (!ref.host && ref.present() && i < 32 && (node.schema->traits.host_inputs >> i) & 1u) {
-      GK_TRY(HostTensor h, download_tensor(kit_, ref.dtype, ref.shape, ref.ptr));
-      fetched.push_back(std::move(h));
-      ref.host = &fetched.back();
-    }
-    ins.push_back(std::move(ref));
+    if (needs_value && !fv.host && numel(fv.type.shape) > 0) GK_RETURN_IF_ERROR(host_value(frame, in).status());
+    all_host &= fv.host != nullptr || type_only;
+    ins.push_back(TensorRef{fv.type.dtype, fv.type.shape, fv.ptr, fv.host});
   }
   const NodeCall call{*node.schema, node.view, node.parsed};
   InferContext ictx{node.view, node.parsed, {}, {}, {}, false, {}};
   GK_RETURN_IF_ERROR(infer_node(*node.schema, ictx, ins, node.outputs.size()));
-  GK_TRY(std::vector<TensorRef> outs, allocate_outputs(kit_, ictx, owned));
+
+  // Outputs the rule computed from types (Shape, Size), or small outputs of host
+  // inputs: computed here, copied to the device only if a device step reads them.
+  bool values_known = !ictx.output_values.empty();
+  int64_t out_elements = 0;
+  for (size_t o = 0; o < node.outputs.size(); ++o) {
+    if (node.outputs[o] == kNoValue) continue;
+    if (o >= ictx.output_values.size() || !ictx.output_values[o]) values_known = false;
+    out_elements += numel(ictx.outputs[o].shape);
+  }
+  if (values_known || (all_host && !ictx.dynamic_shape && out_elements <= kRunHostEvalMaxElements)) {
+    std::vector<std::shared_ptr<const HostTensor>> results(node.outputs.size());
+    if (values_known) {
+      results = ictx.output_values;
+    } else {
+      std::vector<const HostTensor*> host_ins;
+      std::vector<HostTensor> placeholders;  // type-only inputs: their type, no elements
+      placeholders.reserve(node.inputs.size());
+      for (size_t i = 0; i < node.inputs.size(); ++i) {
+        const ValueId in = node.inputs[i];
+        if (in != kNoValue && !frame.values[in].host) {
+          GK_TRY(HostTensor p, HostTensor::allocate(frame.values[in].type.dtype, Shape{0}));
+          placeholders.push_back(std::move(p));
+          host_ins.push_back(&placeholders.back());
+          continue;
+        }
+        host_ins.push_back(in == kNoValue ? nullptr : frame.values[in].host);
+      }
+      auto r = evaluate_op(host_kit_, *node.schema, node.view, node.parsed, host_ins);
+      if (!r.ok()) return r.status().code() == StatusCode::kInternal ? r.status()
+                                                                      : r.status().with_context(node.view.describe());
+      for (size_t o = 0; o < node.outputs.size(); ++o)
+        if (node.outputs[o] != kNoValue) results[o] = std::make_shared<HostTensor>(std::move(r->outputs[o]));
+    }
+    for (size_t o = 0; o < node.outputs.size(); ++o) {
+      const ValueId out = node.outputs[o];
+      if (out == kNoValue) continue;
+      FrameValue& fv = frame.values[out];
+      fv.owned_host = results[o];
+      fv.host = fv.owned_host.get();
+      fv.type = {fv.host->dtype(), fv.host->shape()};
+      fv.ptr = 0;
+    }
+    return ok_status();
+  }
+
+  for (size_t i = 0; i < node.inputs.size(); ++i) {
+    if (node.inputs[i] == kNoValue) continue;
+    GK_RETURN_IF_ERROR(materialize(frame, node.inputs[i]));
+    ins[i].ptr = frame.values[node.inputs[i]].ptr;
+  }
+  std::vector<GkBuf> made;
+  GK_TRY(std::vector<TensorRef> outs, allocate_outputs(kit_, ictx, made));
   const InvokeEnv env{kit_, flags + 4 * s, options.profiler, &step.tag, &plan.step_kernels[s]};
-  Status st = invoke_node(env, call, ins, outs, owned);
+  Status st = invoke_node(env, call, ins, outs, made);
   if (!st.ok()) return st.code() == StatusCode::kInternal ? st : st.with_context(node.view.describe());
+  if (ictx.dynamic_shape) ++frame.host_reads;  // the op read its own count back (NonZero, NMS, Unique)
   for (size_t o = 0; o < node.outputs.size(); ++o) {
     const ValueId out = node.outputs[o];
     if (out == kNoValue) continue;
-    frame.values[out].ptr = outs[o].ptr;
-    frame.values[out].type = {outs[o].dtype, outs[o].shape};
+    FrameValue& fv = frame.values[out];
+    fv.ptr = outs[o].ptr;
+    fv.type = {outs[o].dtype, outs[o].shape};
+    fv.host = nullptr;
+    fv.owned_host.reset();
+    // The output's buffer is the frame's until its last reader; scratch stays to the sync.
+    for (GkBuf& b : made)
+      if (b.owns_memory() && b.ptr() == fv.ptr && fv.ptr != 0) {
+        frame.run_buffers[out] = std::move(b);
+        break;
+      }
   }
+  for (GkBuf& b : made)
+    if (b.owns_memory()) owned.push_back(std::move(b));
   return ok_status();
 }
 
-Status Executor::copy_out(const Plan& plan, const Frame& frame, std::vector<NamedBuf>& outputs) {
+Status Executor::copy_out(const Plan& plan, Frame& frame, std::vector<NamedBuf>& outputs) {
   const Graph& g = graph_;
   for (size_t i = 0; i < g.outputs.size(); ++i) {
     const ValuePlan& vp = plan.values[g.outputs[i]];
     if (vp.where == Where::kOutput && !vp.host) continue;
     if (outputs[i].host) continue;  // a string, set when the run began
+    GK_RETURN_IF_ERROR(materialize(frame, g.outputs[i]));
     const FrameValue& fv = frame.values[g.outputs[i]];
     if (fv.none || fv.seq) {
       outputs[i].none = fv.none;
@@ -430,7 +531,11 @@ Result<std::vector<NamedBuf>> Executor::run(const std::vector<NamedBuf>& inputs,
     frame->bind(g, plan, inputs_, ordered, outputs, arena);
     Status s = run_steps(plan, *frame, options, flags, owned);
     if (s.ok()) s = copy_out(plan, *frame, outputs);
-    frame->release();
+    if (info) {
+      info->runtime_steps = frame->runtime_steps;
+      info->host_reads = frame->host_reads;
+    }
+    frame->release(owned);
     state->frames.give_back(std::move(frame));
     return s;
   };

@@ -60,7 +60,12 @@ class Executor {
   Status run_executor_step(const Node& node, Frame& frame, const RunOptions& options, std::vector<GkBuf>& owned);
   // Outputs that are plan-time values or inputs, or whose shape was known only
   // during the run: copied into the per-run buffers.
-  Status copy_out(const Plan& plan, const Frame& frame, std::vector<NamedBuf>& outputs);
+  Status copy_out(const Plan& plan, Frame& frame, std::vector<NamedBuf>& outputs);
+  // A value's elements on the host: read back once per run (a sync), then kept.
+  Result<const HostTensor*> host_value(Frame& frame, ValueId v);
+  // A value computed on the host during the run, copied to the device for a
+  // device step that reads it; values already there are left alone.
+  Status materialize(Frame& frame, ValueId v);
   Status check_flags(const Plan& plan, DevPtr flags);
   // Runs one control-flow or sequence node (sync: it reads its condition, trip
   // count or positions).

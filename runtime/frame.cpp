@@ -9,7 +9,8 @@ constexpr size_t kMaxFreeFrames = 16;
 
 }  // namespace
 
-Frame::Frame(const Graph& graph, const Plan& plan) : values(graph.values.size()), steps_(plan.steps.size()) {
+Frame::Frame(const Graph& graph, const Plan& plan)
+    : values(graph.values.size()), run_buffers(graph.values.size()), steps_(plan.steps.size()) {
   for (size_t s = 0; s < plan.steps.size(); ++s) {
     const StepPlan& step = plan.steps[s];
     if (step.dynamic || step.skip) continue;
@@ -43,6 +44,7 @@ void Frame::bind(const Graph& g, const Plan& plan, const std::vector<ValueId>& g
     fv.owned_host.reset();
     fv.seq.reset();
     fv.none = false;
+    run_buffers[v] = GkBuf();
     switch (vp.where) {
       case Where::kInput:
         fv.ptr = inputs[vp.io_index]->buf.ptr();
@@ -83,11 +85,15 @@ void Frame::bind(const Graph& g, const Plan& plan, const std::vector<ValueId>& g
     }
 }
 
-void Frame::release() {
+void Frame::release(std::vector<GkBuf>& until_sync) {
   for (FrameValue& fv : values) {
     fv.owned_host.reset();
     fv.seq.reset();
   }
+  for (GkBuf& b : run_buffers)
+    if (b.owns_memory()) until_sync.push_back(std::move(b));
+  runtime_steps = 0;
+  host_reads = 0;
 }
 
 std::span<const TensorRef> Frame::step_inputs(size_t step) const {

@@ -32,10 +32,19 @@ class Frame {
             const std::vector<const NamedBuf*>& inputs, const std::vector<NamedBuf>& outputs, DevPtr arena);
 
   // Lets go of what the run made (strings, sequences) so a frame waiting in its
-  // pool holds no device memory.
-  void release();
+  // pool holds no device memory; the run's buffers move to `until_sync`, as
+  // launches still queued may read them.
+  void release(std::vector<GkBuf>& until_sync);
 
   std::vector<FrameValue> values;
+  // Device buffers of values whose shapes the run decided (runtime/plan.h,
+  // Where::kDynamic), and device copies of values computed on the host during the
+  // run; each goes back to the pool after its last reader (StepPlan::release).
+  std::vector<GkBuf> run_buffers;
+  // What this run did off the static path: steps planned during the run, and host
+  // reads of device data (each a sync).
+  int runtime_steps = 0;
+  int host_reads = 0;
 
   // A static step's operands, bound by bind(); empty spans for dynamic steps.
   std::span<const TensorRef> step_inputs(size_t step) const;

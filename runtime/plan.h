@@ -41,6 +41,9 @@ struct StepPlan {
   bool dynamic = false;  // infer and allocate during the run
   bool skip = false;     // alias op whose output is its input's bytes: nothing to do
   LaunchTag tag;
+  // Values with run-time shapes whose last reader (or, unread, whose producer) is
+  // this step: their buffers go back to the pool once it is enqueued.
+  std::vector<ValueId> release;
 };
 
 struct Plan {

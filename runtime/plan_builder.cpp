@@ -25,6 +25,25 @@ std::string shapes_of(const std::vector<TensorType>& types) {
 
 Status place_values(const PlanRequest& req, Plan& plan);
 
+// Where each value with a run-time shape dies: after the last step that reads it,
+// or the step that makes it when nothing does. Graph outputs live to the end.
+void plan_releases(const Graph& g, Plan& plan) {
+  std::vector<int> last(g.values.size(), -1);
+  for (size_t s = 0; s < plan.steps.size(); ++s) {
+    const Node& node = g.nodes[plan.steps[s].node];
+    for (ValueId v : node.outputs)
+      if (v != kNoValue) last[v] = std::max(last[v], static_cast<int>(s));
+    for (ValueId v : node.inputs)
+      if (v != kNoValue) last[v] = static_cast<int>(s);
+    for (ValueId v : node.implicit_inputs) last[v] = static_cast<int>(s);
+  }
+  std::vector<bool> is_output(g.values.size(), false);
+  for (ValueId out : g.outputs) is_output[out] = true;
+  for (size_t v = 0; v < g.values.size(); ++v)
+    if (plan.values[v].where == Where::kDynamic && !is_output[v] && last[v] >= 0)
+      plan.steps[last[v]].release.push_back(static_cast<ValueId>(v));
+}
+
 // SessionOptions::memory_limit: what a plan needs on the device (its arena, the
 // constants it uploads, the per-run output buffers) against the limit, refused
 // before any run allocates. `done` is false while constants are still counted.
@@ -93,9 +112,18 @@ Result<std::shared_ptr<const Plan>> build_plan(const PlanRequest& req, const std
         req.profile_prefix + (node.covers.empty() ? node.view.name : fmt::format("{}", fmt::join(node.covers, ",")));
     step.tag.op_type = node.view.op_type;
     if (node.view.epilogue.kind != Epilogue::Kind::kNone) step.tag.op_type += "+act";
+    // A shape-deciding input (TopK's K, a Reshape shape, Range's limit) computed
+    // from the run's data: the step is planned when the run reaches it, from the
+    // value read back then (runtime/executor.cpp, run_dynamic_step).
+    bool runtime_value = false;
+    for (size_t i = 0; i < node.inputs.size() && i < 32; ++i) {
+      const ValueId in = node.inputs[i];
+      if (in != kNoValue && ((node.schema->traits.host_inputs >> i) & 1u) && !plan->values[in].host)
+        runtime_value = true;
+    }
     // Control flow runs its subgraphs during the run: its outputs' shapes are
     // known only then.
-    if (any_dynamic || node.schema->traits.runs_in_executor()) {
+    if (any_dynamic || runtime_value || node.schema->traits.runs_in_executor()) {
       for (ValueId in : node.implicit_inputs)
         if (!plan->values[in].typed && !dynamic[in])
           return internal_error("{}: '{}', read by its subgraph, has no type at plan time", node.view.describe(),
@@ -191,6 +219,7 @@ Result<std::shared_ptr<const Plan>> build_plan(const PlanRequest& req, const std
   for (size_t v = 0; v < g.values.size(); ++v)
     if (dynamic[v]) plan->values[v].where = Where::kDynamic;
   GK_RETURN_IF_ERROR(place_values(req, *plan));
+  plan_releases(g, *plan);
   for (const StepPlan& step : plan->steps)
     if (step.dynamic) {
       plan->uncapturable = fmt::format("{} has an output shape known only during the run (a sync mid-run)",
@@ -317,8 +346,12 @@ Status place_values(const PlanRequest& req, Plan& plan) {
   }
   for (size_t s = 0; s < plan.steps.size(); ++s) {
     const StepPlan& step = plan.steps[s];
-    if (step.dynamic) ++plan.summary.dynamic_nodes;
-    else ++plan.summary.device_nodes;
+    if (step.dynamic) {
+      ++plan.summary.dynamic_nodes;
+      plan.summary.runtime_steps.push_back(g.nodes[step.node].view.describe());
+    } else {
+      ++plan.summary.device_nodes;
+    }
     plan.summary.live_bytes_by_nodes[step.tag.nodes] = live[s];
   }
   return ok_status();

@@ -82,6 +82,10 @@ struct RunInfo {
   bool graph_replayed = false;    // CUDA: this run replayed a captured graph
   bool graph_captured = false;
   std::string graph_fallback;     // why this shape runs without a CUDA graph, if it does
+  // Steps of the main graph planned during this run (their shapes came from the
+  // run's data), and the host reads of device data they made, each a sync.
+  int runtime_steps = 0;
+  int host_reads = 0;
 };
 
 // What `gkrun info` and `bench` report about a plan.
@@ -93,6 +97,8 @@ struct PlanSummary {
   int device_nodes = 0;           // launched per run
   int host_nodes = 0;             // evaluated at plan time (shape arithmetic, constants)
   int dynamic_nodes = 0;          // shapes known only during the run
+  // Those steps, as "node (Op)", in execution order.
+  std::vector<std::string> runtime_steps;
   std::string table;              // per-tensor table (name, bytes, offset, first, last)
   // Arena bytes alive at each launched step, keyed by the step's node names (the
   // profiler's LaunchTag::nodes): the memory counter track of a trace.

@@ -13,6 +13,7 @@
 #include <random>
 #include <sstream>
 #include <string>
+#include <tuple>
 #include <sys/wait.h>
 
 namespace fs = std::filesystem;
@@ -227,6 +228,47 @@ TEST_CASE("gkrun info lists ops, unsupported ops and the memory plan as JSON", "
   for (const char* key : {"\"inputs\"", "\"outputs\"", "\"ops\":{\"Relu\":1}", "\"planned_peak_bytes\"",
                           "\"naive_bytes\"", "\"lower_bound_bytes\""})
     CHECK_THAT(ok.out, Catch::Contains(key));
+}
+
+// The Relu model with a future IR version or default-domain opset.
+fs::path future_model(const std::string& name, int64_t ir_version, int64_t opset) {
+  onnx::ModelProto m;
+  {
+    std::ifstream in(relu_model(), std::ios::binary);
+    REQUIRE(m.ParseFromIstream(&in));
+  }
+  m.set_ir_version(ir_version);
+  m.mutable_opset_import(0)->set_version(opset);
+  fs::path p = temp_dir() / name;
+  std::ofstream f(p, std::ios::binary);
+  m.SerializeToOstream(&f);
+  return p;
+}
+
+TEST_CASE("gkrun info exits 2 for a model it cannot run, as gkrun MODEL does", "[cli]") {
+  for (const auto& [name, ir, opset] : {std::tuple{"future_ir.onnx", 99, 17}, {"future_opset.onnx", 8, 99}}) {
+    const fs::path model = future_model(name, ir, opset);
+    Result run = gkrun(model.string() + " --backend cpu");
+    Result info = gkrun("info " + model.string() + " --backend cpu");
+    Result json = gkrun("info " + model.string() + " --backend cpu --json");
+    INFO(name << ": run: " << run.err << " info: " << info.err);
+    CHECK(run.code == 2);
+    CHECK(info.code == 2);
+    CHECK(json.code == 2);
+    // The model is still described; the reason it cannot run is one line on stderr.
+    CHECK_THAT(info.out, Catch::Contains("ops         Relux1"));
+    CHECK(lines(info.err) == 1);
+    CHECK_THAT(info.err, Catch::StartsWith("gkrun: "));
+    CHECK_THAT(info.err, Catch::Contains(ir == 99 ? "IR version" : "opset"));
+  }
+}
+
+TEST_CASE("gkrun check on a missing folder is one line on stderr and exit 2", "[cli]") {
+  Result r = gkrun("check " + (temp_dir() / "no_such_folder").string() + " --backend cpu");
+  CHECK(r.code == 2);
+  CHECK(r.out.empty());
+  CHECK(lines(r.err) == 1);
+  CHECK_THAT(r.err, Catch::Contains("no_such_folder: not a test folder"));
 }
 
 TEST_CASE("gkrun bench --json and profile --trace produce the documented fields", "[cli]") {

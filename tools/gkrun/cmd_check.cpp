@@ -26,7 +26,12 @@ void add_check(CLI::App& root, int* exit_code) {
     for (const OutputCheck& o : r.outputs)
       fmt::print("{}  {}  {}  max abs {:.3g}  max rel {:.3g}{}\n", o.data_set, o.name, o.pass ? "ok" : "MISMATCH",
                  o.max_abs, o.max_rel, o.problem.empty() ? "" : "  (" + o.problem + ")");
-    fmt::print("check: {}\n", r.message);
+    // A folder that could not be checked (missing, no model, a model we cannot open)
+    // is an error like any other: one line on stderr. A verdict on outputs is stdout.
+    if (r.outputs.empty() && r.outcome != CheckOutcome::kPass)
+      fmt::print(stderr, "gkrun: check: {}\n", r.message);
+    else
+      fmt::print("check: {}\n", r.message);
     *exit_code = r.exit_code();
   });
 }

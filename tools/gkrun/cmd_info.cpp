@@ -43,8 +43,12 @@ void add_info(CLI::App& root, int* exit_code) {
     // The memory plan needs every input's shape: declared, or bound with --shape.
     std::optional<PlanSummary> plan;
     std::string plan_note;
+    // A model every op of which we know may still be one we cannot run (a future IR
+    // version or opset): info then exits as `gkrun MODEL` would.
+    Status cannot_run = ok_status();
     if (unsupported.empty()) {
       auto session = open_session(f->model);
+      if (!session.ok()) cannot_run = session.status();
       if (session.ok()) {
         auto inputs = make_inputs(**session, f->model);
         if (inputs.ok()) {
@@ -94,13 +98,17 @@ void add_info(CLI::App& root, int* exit_code) {
         w.field("planned_peak_bytes", plan->planned_peak_bytes).field("naive_bytes", plan->naive_bytes);
         w.field("lower_bound_bytes", plan->lower_bound_bytes).field("constant_bytes", plan->constant_bytes);
         w.field("device_nodes", plan->device_nodes).field("host_nodes", plan->host_nodes);
+        w.field("runtime_shape_nodes", plan->dynamic_nodes);
+        w.begin_array("runtime_shape_steps");
+        for (const std::string& n : plan->runtime_steps) w.raw({}, "\"" + json_escape(n) + "\"");
+        w.end_array();
       } else {
         w.raw("planned_peak_bytes", "null").raw("naive_bytes", "null").raw("lower_bound_bytes", "null");
         w.field("plan_note", plan_note);
       }
       w.end_object();
       fmt::print("{}\n", w.str());
-      *exit_code = unsupported.empty() ? kExitOk : kExitInvalid;
+      *exit_code = !unsupported.empty() ? kExitInvalid : cannot_run.ok() ? kExitOk : report_error(cannot_run);
       return;
     }
     fmt::print("model       {}\nir version  {}\nopsets     ", f->model.model, m.ir_version);
@@ -125,11 +133,22 @@ void add_info(CLI::App& root, int* exit_code) {
                  format_bytes(plan->lower_bound_bytes), format_bytes(plan->constant_bytes));
       fmt::print("steps       {} launched, {} evaluated at plan time, {} with run-time shapes\n", plan->device_nodes,
                  plan->host_nodes, plan->dynamic_nodes);
+      // The steps planned during the run: where a detection graph's data decides a
+      // shape (a TopK's K, a NonZero count) and the run reads a value back.
+      constexpr size_t kListed = 8;
+      if (!plan->runtime_steps.empty()) {
+        const size_t shown = verbose ? plan->runtime_steps.size() : std::min(kListed, plan->runtime_steps.size());
+        fmt::print("run-time    {}{}\n",
+                   fmt::join(plan->runtime_steps.begin(), plan->runtime_steps.begin() + static_cast<long>(shown), ", "),
+                   shown < plan->runtime_steps.size()
+                       ? fmt::format(" and {} more (--verbose lists all)", plan->runtime_steps.size() - shown)
+                       : std::string());
+      }
       if (verbose) fmt::print("{}\n", plan->table);
     } else {
       fmt::print("memory plan unavailable: {}\n", plan_note);
     }
-    *exit_code = unsupported.empty() ? kExitOk : kExitInvalid;
+    *exit_code = !unsupported.empty() ? kExitInvalid : cannot_run.ok() ? kExitOk : report_error(cannot_run);
   });
 }
 

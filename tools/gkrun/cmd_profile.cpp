@@ -32,8 +32,9 @@ void add_profile(CLI::App& root, int* exit_code) {
     if (auto warm = s.run(*inputs); !warm.ok()) return void(*exit_code = report_error(warm.status()));
     Profiler profiler(s.kit().device());
     RunOptions options{&profiler};
+    RunInfo info;
     for (int i = 0; i < std::max(f->iterations, 1); ++i) {
-      auto r = s.run(*inputs, options);
+      auto r = s.run(*inputs, options, &info);
       if (!r.ok()) return void(*exit_code = report_error(r.status()));
       if (Status st = profiler.resolve(); !st.ok()) return void(*exit_code = report_error(st));
     }
@@ -46,10 +47,19 @@ void add_profile(CLI::App& root, int* exit_code) {
       if (!out) return void(*exit_code = report_error(invalid_argument("--trace {}: cannot write", f->trace)));
     }
     if (f->json) {
-      fmt::print("{}\n", profiler.json(f->top));
+      std::string json = profiler.json(f->top);
+      if (!json.empty() && json.back() == '}')
+        json.insert(json.size() - 1, fmt::format("{}\"runtime_shape_steps\":{},\"host_reads_per_run\":{}",
+                                                 json.size() > 2 ? "," : "", info.runtime_steps, info.host_reads));
+      fmt::print("{}\n", json);
     } else {
-      fmt::print("model {}  backend {}  {} runs\n\n{}", f->model.model, backend_name(s.backend()),
-                 std::max(f->iterations, 1), profiler.table(f->top));
+      fmt::print("model {}  backend {}  {} runs\n", f->model.model, backend_name(s.backend()),
+                 std::max(f->iterations, 1));
+      // Every host read is a sync between launches and keeps the run from being captured.
+      if (info.runtime_steps > 0)
+        fmt::print("run-time shapes: {} steps planned during each run, {} host reads (syncs) per run\n",
+                   info.runtime_steps, info.host_reads);
+      fmt::print("\n{}", profiler.table(f->top));
     }
     *exit_code = kExitOk;
   });

@@ -1,0 +1,212 @@
+// Run-time shapes as an ordinary path: shape-deciding inputs (TopK's K, the shape
+// arguments of Range, Expand, ConstantOfShape, Reshape, Slice, Tile) computed from
+// the run's data, the way detection post-processing computes them, against a
+// reference written out by hand in plain C++.
+#include "proto_models.h"
+
+#include <algorithm>
+#include <numeric>
+
+namespace gk {
+namespace {
+
+using namespace proto_models;
+
+void add_i64_initializer(onnx::GraphProto* g, const std::string& name, const std::vector<int64_t>& dims,
+                         const std::vector<int64_t>& values) {
+  auto* t = test::add_initializer(g, name, kInt64, dims);
+  for (int64_t v : values) t->add_int64_data(v);
+}
+
+// scores [n] through a static Sigmoid (the "backbone"), then: keep = NonZero(p >
+// 0.5); kept scores; K = min(#kept, 3); TopK(kept, K) and the boxes of the winners;
+// then every shape op fed by K.
+onnx::ModelProto detection_tail_model() {
+  auto proto = test::make_model(8, 13);
+  auto* g = proto.mutable_graph();
+  add_info(g->mutable_input(), "logits", kFloat, {-1}, {"n"});
+  add_info(g->mutable_input(), "boxes", kFloat, {-1, 4}, {"n", ""});
+  add_float_initializer(g, "thresh", {}, {0.5f});
+  add_i64_initializer(g, "cap", {1}, {3});
+  add_i64_initializer(g, "zero", {}, {0});
+  add_i64_initializer(g, "one", {}, {1});
+  add_i64_initializer(g, "one_1", {1}, {1});
+  add_i64_initializer(g, "two_1", {1}, {2});
+  add_i64_initializer(g, "three_1", {1}, {3});
+  add_i64_initializer(g, "minus1_1", {1}, {-1});
+  add_i64_initializer(g, "axes0", {1}, {0});
+  add_i64_initializer(g, "axes1", {1}, {1});
+  add_node(g, "Sigmoid", {"logits"}, {"p"}, "sigmoid");
+  add_node(g, "Greater", {"p", "thresh"}, {"mask"}, "gt");
+  add_node(g, "NonZero", {"mask"}, {"nz"}, "nonzero");
+  add_node(g, "Squeeze", {"nz", "axes0"}, {"keep"}, "squeeze_nz");
+  add_node(g, "Gather", {"p", "keep"}, {"kept"}, "gather_kept");
+  add_node(g, "Shape", {"kept"}, {"kept_shape"}, "shape");
+  add_node(g, "Min", {"kept_shape", "cap"}, {"k"}, "min_k");
+  add_node(g, "TopK", {"kept", "k"}, {"top_scores", "top_pos"}, "topk");
+  add_node(g, "Gather", {"keep", "top_pos"}, {"top_index"}, "gather_index");
+  add_node(g, "Gather", {"boxes", "top_index"}, {"top_boxes"}, "gather_boxes");
+  // Range(0, K, 1) and its Expand to [K, 3].
+  add_node(g, "Squeeze", {"k", "axes0"}, {"k_scalar"}, "squeeze_k");
+  add_node(g, "Range", {"zero", "k_scalar", "one"}, {"ramp"}, "range");
+  add_node(g, "Unsqueeze", {"ramp", "axes1"}, {"ramp_col"}, "unsqueeze_ramp");
+  set_int(add_node(g, "Concat", {"k", "three_1"}, {"k_by_3"}, "concat_k3"), "axis", 0);
+  add_node(g, "Expand", {"ramp_col", "k_by_3"}, {"grid"}, "expand");
+  // ConstantOfShape([K, 2]) and the boxes reshaped to [2K, 2].
+  set_int(add_node(g, "Concat", {"k", "two_1"}, {"k_by_2"}, "concat_k2"), "axis", 0);
+  add_node(g, "ConstantOfShape", {"k_by_2"}, {"zeros"}, "constant_of_shape");
+  set_int(add_node(g, "Concat", {"minus1_1", "two_1"}, {"pairs_shape"}, "concat_pairs"), "axis", 0);
+  add_node(g, "Reshape", {"top_boxes", "pairs_shape"}, {"corners"}, "reshape");
+  // Slice the scores to K - 1; Tile them to [2, K].
+  add_node(g, "Sub", {"k", "one_1"}, {"k_minus_1"}, "sub");
+  add_node(g, "Slice", {"top_scores", "axes0", "k_minus_1"}, {"head"}, "slice");
+  add_node(g, "Unsqueeze", {"top_scores", "axes0"}, {"row"}, "unsqueeze_row");
+  set_int(add_node(g, "Concat", {"two_1", "one_1"}, {"reps"}, "concat_reps"), "axis", 0);
+  add_node(g, "Tile", {"row", "reps"}, {"tiled"}, "tile");
+  for (const char* out : {"top_scores", "top_boxes", "corners", "head", "tiled", "zeros"})
+    add_info(g->mutable_output(), out, kFloat, {});
+  add_info(g->mutable_output(), "grid", kInt64, {});
+  add_info(g->mutable_output(), "top_index", kInt64, {});
+  // Drop the dims add_info gave the outputs: their ranks are what the model says, shapes unknown.
+  for (auto& o : *g->mutable_output()) o.mutable_type()->mutable_tensor_type()->clear_shape();
+  return proto;
+}
+
+std::map<std::string, HostTensor> by_name(std::vector<NamedTensor> outs) {
+  std::map<std::string, HostTensor> r;
+  for (auto& t : outs) r.emplace(t.name, std::move(t.tensor));
+  return r;
+}
+
+std::vector<float> floats_of(const HostTensor& t) { return std::vector<float>(t.data<float>(), t.data<float>() + t.numel()); }
+
+// The reference: indices of sigmoid(logit) > 0.5, the best 3 by score, ties to the
+// lower index (ONNX TopK).
+struct Expected {
+  std::vector<int64_t> index;
+  std::vector<float> scores;
+};
+Expected reference(const std::vector<float>& logits) {
+  std::vector<int64_t> kept;
+  for (size_t i = 0; i < logits.size(); ++i)
+    if (1.0f / (1.0f + std::exp(-logits[i])) > 0.5f) kept.push_back(static_cast<int64_t>(i));
+  std::stable_sort(kept.begin(), kept.end(), [&](int64_t a, int64_t b) { return logits[a] > logits[b]; });
+  kept.resize(std::min<size_t>(kept.size(), 3));
+  Expected e;
+  e.index = kept;
+  for (int64_t i : kept) e.scores.push_back(1.0f / (1.0f + std::exp(-logits[i])));
+  return e;
+}
+
+void check_run(Session& s, const std::vector<float>& logits, RunInfo* info = nullptr) {
+  const int64_t n = static_cast<int64_t>(logits.size());
+  std::vector<float> boxes(n * 4);
+  std::iota(boxes.begin(), boxes.end(), 0.0f);
+  auto r = s.run({{"logits", floats({n}, logits)}, {"boxes", floats({n, 4}, boxes)}}, {}, info);
+  INFO((r.ok() ? "" : r.status().to_string()));
+  REQUIRE(r.ok());
+  auto out = by_name(std::move(*r));
+  const Expected e = reference(logits);
+  const int64_t k = static_cast<int64_t>(e.index.size());
+  REQUIRE(out.at("top_scores").shape() == Shape{k});
+  for (int64_t i = 0; i < k; ++i) CHECK(out.at("top_scores").data<float>()[i] == Approx(e.scores[i]).epsilon(1e-6));
+  REQUIRE(out.at("top_index").shape() == Shape{k});
+  for (int64_t i = 0; i < k; ++i) CHECK(out.at("top_index").data<int64_t>()[i] == e.index[i]);
+  REQUIRE(out.at("top_boxes").shape() == Shape{k, 4});
+  REQUIRE(out.at("corners").shape() == Shape{2 * k, 2});
+  for (int64_t i = 0; i < k; ++i)
+    for (int64_t c = 0; c < 4; ++c) {
+      const float want = static_cast<float>(e.index[i] * 4 + c);
+      CHECK(out.at("top_boxes").data<float>()[i * 4 + c] == want);
+      CHECK(out.at("corners").data<float>()[i * 4 + c] == want);
+    }
+  REQUIRE(out.at("grid").shape() == Shape{k, 3});
+  for (int64_t i = 0; i < k * 3; ++i) CHECK(out.at("grid").data<int64_t>()[i] == i / 3);
+  REQUIRE(out.at("zeros").shape() == Shape{k, 2});
+  for (float z : floats_of(out.at("zeros"))) CHECK(z == 0.0f);
+  // Slice end K - 1 is -1 when K is 0: all but the last of nothing.
+  REQUIRE(out.at("head").shape() == Shape{std::max<int64_t>(k - 1, 0)});
+  for (int64_t i = 0; i + 1 < k; ++i) CHECK(out.at("head").data<float>()[i] == Approx(e.scores[i]).epsilon(1e-6));
+  REQUIRE(out.at("tiled").shape() == Shape{2, k});
+  for (int64_t r2 = 0; r2 < 2; ++r2)
+    for (int64_t i = 0; i < k; ++i)
+      CHECK(out.at("tiled").data<float>()[r2 * k + i] == Approx(e.scores[i]).epsilon(1e-6));
+}
+
+}  // namespace
+
+TEST_CASE("runtime shapes: K, Range, Expand, ConstantOfShape, Reshape, Slice, Tile from a NonZero count",
+          "[session][runtime-shapes]") {
+  auto s = open(detection_tail_model());
+  SECTION("five kept, K capped at 3, a tie broken toward the lower index") {
+    check_run(*s, {0.3f, -1.0f, 2.0f, 0.3f, 1.5f, -2.0f, 0.9f});
+  }
+  SECTION("two kept: K is 2") { check_run(*s, {-1.0f, 4.0f, -3.0f, 0.1f}); }
+  SECTION("nothing kept: every output is empty") { check_run(*s, {-1.0f, -2.0f, -0.5f}); }
+  SECTION("a longer input after a shorter one: one plan per shape signature, both right") {
+    check_run(*s, {1.0f, 2.0f});
+    check_run(*s, {1.0f, 2.0f, 3.0f, 4.0f, -5.0f, 6.0f, 0.25f, 8.0f});
+  }
+}
+
+TEST_CASE("runtime shapes: the static prefix stays planned, the tail reads back one count per run",
+          "[session][runtime-shapes]") {
+  auto s = open(detection_tail_model());
+  auto summary = s->plan_summary({{"logits", {7}}, {"boxes", {7, 4}}});
+  REQUIRE(summary.ok());
+  // Sigmoid and Greater are planned with the arena; everything from NonZero on is
+  // planned when the run reaches it.
+  CHECK(summary->device_nodes == 2);
+  CHECK(summary->dynamic_nodes > 10);
+  RunInfo info;
+  check_run(*s, {0.3f, -1.0f, 2.0f, 0.3f, 1.5f, -2.0f, 0.9f}, &info);
+  CHECK(info.runtime_steps == summary->dynamic_nodes);
+  // NonZero's count is the only device value the host needs: K, the Range length
+  // and every shape argument are computed on the host from it.
+  CHECK(info.host_reads == 1);
+}
+
+TEST_CASE("runtime shapes: a shape input computed from device data is read back once per value, however many steps use it",
+          "[session][runtime-shapes]") {
+  // ReduceMax of the data decides the length of two Ranges and a ConstantOfShape.
+  // x is longer than the small inputs whose values join the plan signature
+  // (executor.cpp, kMaxDerivedValueElements), so its maximum is known only in the run.
+  constexpr int64_t kLength = 100;
+  auto proto = test::make_model(8, 13);
+  auto* g = proto.mutable_graph();
+  add_info(g->mutable_input(), "x", kInt64, {kLength});
+  add_i64_initializer(g, "zero", {}, {0});
+  add_i64_initializer(g, "one", {}, {1});
+  auto* rmax = add_node(g, "ReduceMax", {"x"}, {"m"}, "max");
+  set_int(rmax, "keepdims", 0);
+  add_node(g, "Range", {"zero", "m", "one"}, {"r1"}, "range1");
+  add_node(g, "Range", {"one", "m", "one"}, {"r2"}, "range2");
+  add_i64_initializer(g, "axes0", {1}, {0});
+  add_node(g, "Unsqueeze", {"m", "axes0"}, {"m1"}, "unsq");
+  add_node(g, "ConstantOfShape", {"m1"}, {"z"}, "cos");
+  add_info(g->mutable_output(), "r1", kInt64, {-1});
+  add_info(g->mutable_output(), "r2", kInt64, {-1});
+  add_info(g->mutable_output(), "z", kFloat, {-1});
+  auto s = open(proto);
+  for (int64_t top : {5, 0, 9}) {
+    RunInfo info;
+    std::vector<int64_t> x(kLength, -3);
+    x[7] = 2;
+    x[41] = top;
+    auto r = s->run({{"x", HostTensor::from_vector(DType::kI64, {kLength}, x)}}, {}, &info);
+    INFO((r.ok() ? "" : r.status().to_string()));
+    REQUIRE(r.ok());
+    auto out = by_name(std::move(*r));
+    const int64_t m = std::max<int64_t>(top, 2);
+    REQUIRE(out.at("r1").shape() == Shape{m});
+    REQUIRE(out.at("r2").shape() == Shape{m - 1});
+    for (int64_t i = 0; i < m; ++i) CHECK(out.at("r1").data<int64_t>()[i] == i);
+    for (int64_t i = 0; i + 1 < m; ++i) CHECK(out.at("r2").data<int64_t>()[i] == i + 1);
+    REQUIRE(out.at("z").shape() == Shape{m});
+    // m, read by both Ranges, once; m1 (its Unsqueeze, a planned device step) once.
+    CHECK(info.host_reads == 2);
+  }
+  CHECK(s->plans_created() == 1);
+}
+
+}  // namespace gk
