@@ -215,9 +215,9 @@ Status Executor::check_flags(const Plan& plan, DevPtr flags) {
 }
 
 Status Executor::run_steps(const Plan& plan, Frame& frame, const RunOptions& options, DevPtr flags,
-                           std::vector<GkBuf>& owned) {
+                           std::vector<GkBuf>& owned, size_t first, size_t last) {
   const Graph& g = graph_;
-  for (size_t s = 0; s < plan.steps.size(); ++s) {
+  for (size_t s = first; s < last; ++s) {
     const StepPlan& step = plan.steps[s];
     if (step.skip) continue;
     const Node& node = g.nodes[step.node];
@@ -526,12 +526,12 @@ Result<std::vector<NamedBuf>> Executor::run(const std::vector<NamedBuf>& inputs,
 
   // One run of the plan into a frame bound to (arena, flags): the steps, then the
   // output copies, all enqueued with no sync.
-  auto enqueue = [&](DevPtr arena, DevPtr flags, std::vector<GkBuf>& owned) -> Status {
+  auto enqueue = [&](DevPtr arena, DevPtr flags, std::vector<GkBuf>& owned, GraphReplay::Steps steps) -> Status {
     std::unique_ptr<Frame> frame = state->frames.take(g, plan);
     frame->bind(g, plan, inputs_, ordered, outputs, arena);
-    Status s = run_steps(plan, *frame, options, flags, owned);
-    if (s.ok()) s = copy_out(plan, *frame, outputs);
-    if (info) {
+    Status s = run_steps(plan, *frame, options, flags, owned, steps.first, steps.last);
+    if (s.ok() && steps.finish) s = copy_out(plan, *frame, outputs);
+    if (info && steps.finish) {
       info->runtime_steps = frame->runtime_steps;
       info->host_reads = frame->host_reads;
     }
@@ -552,7 +552,7 @@ Result<std::vector<NamedBuf>> Executor::run(const std::vector<NamedBuf>& inputs,
   GK_TRY(GkBuf flags, kit_.alloc(DType::kU8, static_cast<int64_t>(flag_bytes)));
   GK_RETURN_IF_ERROR(kit_.device().memset(flags.ptr(), 0, flag_bytes));
   std::vector<GkBuf> owned;
-  GK_RETURN_IF_ERROR(enqueue(arena.ptr(), flags.ptr(), owned));
+  GK_RETURN_IF_ERROR(enqueue(arena.ptr(), flags.ptr(), owned, {0, plan.steps.size(), true}));
   // The frame's dynamic and scratch buffers must outlive the launches that use them.
   GK_RETURN_IF_ERROR(kit_.sync());
   GK_RETURN_IF_ERROR(check_flags(plan, flags.ptr()));

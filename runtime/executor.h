@@ -52,9 +52,10 @@ class Executor {
 
  private:
   void find_value_inputs();
-  // Enqueues every step of a bound frame (no sync); buffers the steps allocated go
-  // to `owned`.
-  Status run_steps(const Plan& plan, Frame& frame, const RunOptions& options, DevPtr flags, std::vector<GkBuf>& owned);
+  // Enqueues steps [first, last) of a bound frame (no sync); buffers the steps
+  // allocated go to `owned`.
+  Status run_steps(const Plan& plan, Frame& frame, const RunOptions& options, DevPtr flags, std::vector<GkBuf>& owned,
+                   size_t first, size_t last);
   Status run_dynamic_step(const Plan& plan, size_t s, Frame& frame, const RunOptions& options, DevPtr flags,
                           std::vector<GkBuf>& owned);
   Status run_executor_step(const Node& node, Frame& frame, const RunOptions& options, std::vector<GkBuf>& owned);

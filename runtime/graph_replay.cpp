@@ -10,7 +10,7 @@ GraphReplay::~GraphReplay() {
 
 Status GraphReplay::capture(Kit& kit, const Plan& plan, const std::vector<const NamedBuf*>& inputs,
                             const std::vector<NamedBuf>& outputs, const Enqueue& enqueue) {
-  if (!plan.uncapturable.empty()) return unimplemented("{}", plan.uncapturable);
+  if (plan.captured_steps == 0) return unimplemented("{}", plan.uncapturable);
   // A replay moves each input and output by its address range; two that share
   // bytes could not be told apart.
   std::vector<PointerRemap> io;
@@ -32,7 +32,8 @@ Status GraphReplay::capture(Kit& kit, const Plan& plan, const std::vector<const 
   GK_RETURN_IF_ERROR(graphs.begin_capture());
   std::vector<GkBuf> scratch;
   Status s = kit.device().memset(flags.ptr(), 0, flag_bytes);
-  if (s.ok()) s = enqueue(arena.ptr(), flags.ptr(), scratch);
+  const bool whole = plan.captured_steps == plan.steps.size();
+  if (s.ok()) s = enqueue(arena.ptr(), flags.ptr(), scratch, {0, plan.captured_steps, whole});
   Result<GraphId> id = graphs.end_capture();
   if (!s.ok()) {
     if (id.ok()) graphs.destroy_graph(*id);
@@ -85,9 +86,15 @@ Result<bool> GraphReplay::run(Kit& kit, const Plan& plan, const std::vector<cons
   if (!remap.empty()) GK_RETURN_IF_ERROR(graphs_->rebind_pointers(graph_, remap));
   for (size_t i = 0; i < now.size(); ++i) io_[i].from = now[i];
   GK_RETURN_IF_ERROR(graphs_->launch_graph(graph_));
+  std::vector<GkBuf> tail_scratch;  // the plain launches' buffers, kept to the sync
+  if (plan.captured_steps < plan.steps.size())
+    GK_RETURN_IF_ERROR(enqueue(arena_.ptr(), flags_.ptr(), tail_scratch, {plan.captured_steps, plan.steps.size(), true}));
   GK_RETURN_IF_ERROR(kit.sync());
   GK_RETURN_IF_ERROR(check(flags_.ptr()));
-  if (info) info->graph_replayed = true;
+  if (info) {
+    info->graph_replayed = true;
+    info->replayed_steps = static_cast<int>(plan.captured_steps);
+  }
   return true;
 }
 

@@ -19,14 +19,22 @@ class GraphReplay {
   GraphReplay& operator=(const GraphReplay&) = delete;
   ~GraphReplay();
 
-  // Enqueues the plan's steps and output copies over (arena, flags); buffers the
-  // steps allocate go to `scratch`.
-  using Enqueue = std::function<Status(DevPtr arena, DevPtr flags, std::vector<GkBuf>& scratch)>;
+  // Which steps an enqueue runs: [first, last), then the output copies when
+  // `finish` is set.
+  struct Steps {
+    size_t first = 0, last = 0;
+    bool finish = true;
+  };
+  // Enqueues those steps over (arena, flags); buffers the steps allocate go to
+  // `scratch`, which must outlive the launches.
+  using Enqueue = std::function<Status(DevPtr arena, DevPtr flags, std::vector<GkBuf>& scratch, Steps steps)>;
   // Reads the error flags after a replay has synced.
   using CheckFlags = std::function<Status(DevPtr flags)>;
 
   // True when this run replayed the graph (outputs written, flags checked); false
-  // when it must take plain launches, with the reason in `info`.
+  // when it must take plain launches, with the reason in `info`. A plan whose
+  // later steps have run-time shapes captures its static steps and runs the rest
+  // as plain launches over the graph's arena after each replay.
   Result<bool> run(Kit& kit, const Plan& plan, const std::vector<const NamedBuf*>& inputs,
                    const std::vector<NamedBuf>& outputs, const RunOptions& options, RunInfo* info,
                    const Enqueue& enqueue, const CheckFlags& check);

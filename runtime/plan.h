@@ -52,8 +52,12 @@ struct Plan {
   std::vector<PlanTensor> tensors;
   MemoryPlan memory;
   PlanSummary summary;
-  // Why the plan cannot be captured as a graph (a step whose shapes are known only
-  // during the run); empty when it can.
+  // Static steps come first (a static step reads only static values, so none waits
+  // on a step with run-time shapes): steps [0, captured_steps) can be captured as a
+  // graph and replayed, the rest run as plain launches after the replay.
+  size_t captured_steps = 0;
+  // Why the plan cannot be captured whole (the first step whose shapes are known
+  // only during the run); empty when it can.
   std::string uncapturable;
   // The kernels each step resolves on its first launch, found by handle after
   // that (ops/kernel_name.h). Resolving needs the run's shapes, so it cannot

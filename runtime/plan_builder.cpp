@@ -6,6 +6,8 @@
 
 #include <spdlog/spdlog.h>
 
+#include <algorithm>
+
 namespace gk {
 namespace {
 
@@ -218,6 +220,12 @@ Result<std::shared_ptr<const Plan>> build_plan(const PlanRequest& req, const std
   }
   for (size_t v = 0; v < g.values.size(); ++v)
     if (dynamic[v]) plan->values[v].where = Where::kDynamic;
+  // Static steps first: the longest prefix a graph can capture. Order within each
+  // kind is kept, so every step still follows the steps it reads from.
+  std::stable_partition(plan->steps.begin(), plan->steps.end(), [](const StepPlan& st) { return !st.dynamic; });
+  plan->captured_steps = static_cast<size_t>(
+      std::find_if(plan->steps.begin(), plan->steps.end(), [](const StepPlan& st) { return st.dynamic; }) -
+      plan->steps.begin());
   GK_RETURN_IF_ERROR(place_values(req, *plan));
   plan_releases(g, *plan);
   for (const StepPlan& step : plan->steps)

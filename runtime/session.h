@@ -81,6 +81,9 @@ struct RunInfo {
   bool new_plan = false;          // this run planned a new shape signature
   bool graph_replayed = false;    // CUDA: this run replayed a captured graph
   bool graph_captured = false;
+  // Steps the replay covered: all of them, or the static ones ahead of the first
+  // step with run-time shapes (the rest ran as plain launches after it).
+  int replayed_steps = 0;
   std::string graph_fallback;     // why this shape runs without a CUDA graph, if it does
   // Steps of the main graph planned during this run (their shapes came from the
   // run's data), and the host reads of device data they made, each a sync.

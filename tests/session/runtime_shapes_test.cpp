@@ -4,6 +4,9 @@
 // reference written out by hand in plain C++.
 #include "proto_models.h"
 
+#include "backends/cpu/cpu_device.h"
+#include "ops/core/op.h"
+
 #include <algorithm>
 #include <numeric>
 
@@ -207,6 +210,39 @@ TEST_CASE("runtime shapes: a shape input computed from device data is read back 
     CHECK(info.host_reads == 2);
   }
   CHECK(s->plans_created() == 1);
+}
+
+TEST_CASE("runtime shapes: the static steps are captured and replayed, the run-time tail runs after the replay",
+          "[session][runtime-shapes][graphs]") {
+  // The CPU backend's recorder takes the capture/rebind/replay path a CUDA Graph takes.
+  CpuDeviceOptions d;
+  d.threads = 2;
+  d.kernel_tables = cpu_kernel_tables();
+  d.graphs = true;
+  std::string bytes;
+  detection_tail_model().SerializeToString(&bytes);
+  SessionOptions o;
+  o.backend = "cpu";
+  o.kit = Kit::adopt(make_cpu_device(std::move(d)));
+  auto opened = Session::open_from_memory(bytes.data(), bytes.size(), o);
+  REQUIRE(opened.ok());
+  Session& s = **opened;
+  auto summary = s.plan_summary({{"logits", {7}}, {"boxes", {7, 4}}});
+  REQUIRE(summary.ok());
+  // Each run a different set kept, so the tail's shapes change while the prefix replays.
+  const std::vector<std::vector<float>> runs = {{0.3f, -1.0f, 2.0f, 0.3f, 1.5f, -2.0f, 0.9f},
+                                                {-1.0f, -1.0f, -2.0f, -0.3f, -1.5f, -2.0f, -0.9f},
+                                                {5.0f, -1.0f, 2.0f, 0.3f, 1.5f, -2.0f, 0.9f},
+                                                {-5.0f, 1.0f, -2.0f, 0.3f, -1.5f, -2.0f, 0.9f}};
+  for (size_t run = 0; run < runs.size(); ++run) {
+    RunInfo info;
+    check_run(s, runs[run], &info);
+    INFO("run " << run << ": " << info.graph_fallback);
+    CHECK(info.graph_captured == (run == 1));
+    CHECK(info.graph_replayed == (run >= 1));
+    if (run >= 1) CHECK(info.replayed_steps == summary->device_nodes);
+    CHECK(info.runtime_steps == summary->dynamic_nodes);
+  }
 }
 
 }  // namespace gk
