@@ -55,9 +55,10 @@ constexpr size_t kMaxPlans = 256;
 }  // namespace
 
 Executor::Executor(const Graph& graph, std::string path, Kit kit, Kit host_kit, bool cuda_graphs,
-                   std::string profile_prefix, size_t memory_limit)
+                   std::string profile_prefix, size_t memory_limit, bool body)
     : graph_(graph), path_(std::move(path)), kit_(std::move(kit)), host_kit_(std::move(host_kit)),
-      cuda_graphs_(cuda_graphs), profile_prefix_(std::move(profile_prefix)), memory_limit_(memory_limit) {
+      cuda_graphs_(cuda_graphs), profile_prefix_(std::move(profile_prefix)), memory_limit_(memory_limit),
+      body_(body) {
   inputs_ = graph_.inputs;
   inputs_.insert(inputs_.end(), graph_.captures.begin(), graph_.captures.end());
   find_value_inputs();
@@ -66,7 +67,7 @@ Executor::Executor(const Graph& graph, std::string path, Kit kit, Kit host_kit, 
       if (const Graph* sub = subgraph_of(attr))
         subgraphs_.emplace(sub, std::make_unique<Executor>(*sub, path_, kit_, host_kit_, cuda_graphs_,
                                                            profile_prefix_ + node.view.name + "/",
-                                                           memory_limit_));
+                                                           memory_limit_, /*body=*/true));
 }
 
 Executor::~Executor() = default;
@@ -161,6 +162,7 @@ Result<std::vector<const NamedBuf*>> Executor::order_inputs(const std::vector<Na
     if (decl.dims.size() != in.shape.size())
       return invalid_argument("input '{}' has rank {} (shape {}), the model declares rank {}", decl.name,
                               in.shape.size(), shape_str(in.shape), decl.dims.size());
+    if (body_) continue;
     for (size_t d = 0; d < decl.dims.size(); ++d) {
       const Dim& dim = decl.dims[d];
       if (dim.known() && dim.value != in.shape[d])

@@ -28,8 +28,11 @@ class Executor {
  public:
   // Runs `graph` (a model's main graph, or an If/Loop/Scan body whose captured
   // values come in as inputs after its declared ones); `path` names it in errors.
+  // `body` marks an If/Loop/Scan body, whose declared input dims are hints: a
+  // loop-carried value may grow from its declared [0, ...] (torchvision's Mask
+  // R-CNN pastes masks so), as ONNX Runtime allows.
   Executor(const Graph& graph, std::string path, Kit kit, Kit host_kit, bool cuda_graphs,
-           std::string profile_prefix = {}, size_t memory_limit = 0);
+           std::string profile_prefix = {}, size_t memory_limit = 0, bool body = false);
   ~Executor();
 
   Result<std::vector<NamedBuf>> run(const std::vector<NamedBuf>& inputs, const RunOptions& options,
@@ -82,6 +85,7 @@ class Executor {
   bool cuda_graphs_;
   std::string profile_prefix_;
   size_t memory_limit_ = 0;  // bytes one plan may need; 0 = unlimited
+  bool body_ = false;
   std::vector<bool> value_inputs_, derived_value_inputs_;
   mutable std::mutex plans_mutex_;
   std::map<std::string, std::shared_ptr<PlanState>> plans_;

@@ -3,6 +3,7 @@
 // early loop exit, zero-trip loops, scan axes and directions, nesting; and string
 // tensors as model inputs and outputs.
 #include "proto_models.h"
+#include "tests/support/errors.h"
 
 #include <catch2/catch.hpp>
 
@@ -105,6 +106,39 @@ TEST_CASE("control flow: Loop carries values, stacks scan outputs and stops on i
   auto none = run(0, 100);
   CHECK(values_of(none[0].tensor) == std::vector<float>{0, 0});
   CHECK(none[1].tensor.shape() == Shape{0, 2});
+}
+
+TEST_CASE("control flow: a loop-carried value grows past the [0] its body declares, as in Mask R-CNN's exports",
+          "[session][control]") {
+  // acc starts empty and gains x each iteration; the exporter declares the body's
+  // acc input as [0] (its first value), as torchvision's mask pasting loop does.
+  auto m = test::make_model(8, 13);
+  auto* g = m.mutable_graph();
+  add_info(g->mutable_input(), "M", kInt64, {});
+  add_info(g->mutable_input(), "x", kFloat, {2});
+  add_info(g->mutable_output(), "grown", kFloat, {-1});
+  add_float_initializer(g, "empty", {0}, {});
+  onnx::GraphProto body;
+  body.set_name("body");
+  add_info(body.mutable_input(), "i", kInt64, {});
+  add_info(body.mutable_input(), "cond_in", kBool, {});
+  add_info(body.mutable_input(), "acc", kFloat, {0});
+  set_int(add_node(&body, "Concat", {"acc", "x"}, {"acc_out"}), "axis", 0);
+  add_node(&body, "Identity", {"cond_in"}, {"cond_out"});
+  add_info(body.mutable_output(), "cond_out", kBool, {});
+  add_info(body.mutable_output(), "acc_out", kFloat, {0});
+  set_graph(add_node(g, "Loop", {"M", "", "empty"}, {"grown"}, "grow"), "body", body);
+  auto s = open(m);
+  auto out = s->run({{"M", scalar_i64(3)}, {"x", floats({2}, {1, 2})}});
+  if (!out.ok()) FAIL(out.status().message());
+  CHECK(values_of((*out)[0].tensor) == std::vector<float>{1, 2, 1, 2, 1, 2});
+  // The rank a body declares still holds.
+  body.mutable_input(2)->mutable_type()->mutable_tensor_type()->mutable_shape()->add_dim()->set_dim_value(1);
+  set_graph(m.mutable_graph()->mutable_node(0), "body", body);
+  m.mutable_graph()->mutable_node(0)->mutable_attribute()->DeleteSubrange(0, 1);
+  auto strict = open(m);
+  auto bad = strict->run({{"M", scalar_i64(1)}, {"x", floats({2}, {1, 2})}});
+  test::require_error(bad, StatusCode::kInvalidArgument, "input 'acc' has rank 1 (shape 0), the model declares rank 2");
 }
 
 TEST_CASE("control flow: Scan slices along its axes, in both directions", "[session][control]") {
