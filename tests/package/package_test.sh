@@ -4,7 +4,8 @@
 # with find_package(gkrun 0.2 REQUIRED) and built against gkrun::gkrun (C and C++)
 # and gkrun::gkrun_static, each run on tests/api/affine.onnx with its output
 # checked; the same C program built with `pkg-config --cflags --libs gkrun`; the
-# Python module imported from <prefix>/lib/python3/dist-packages; an older
+# Python module imported from <prefix>/lib/python3/dist-packages; tools/examples/detect
+# built the same way and run on the exported YOLO-style model; an older
 # version request refused by the version file.
 # Usage: package_test.sh BUILD_DIR SOURCE_DIR WORK_DIR
 set -euo pipefail
@@ -51,6 +52,27 @@ grep -qxF "y float32 [1x2] 4.1 1.3" <<<"$out" || fail "embed_static printed: $ou
 # The static binary needs no libgkrun.so; the shared one links it by SONAME.
 ! objdump -p "$work/embed/embed_static" | grep -q 'NEEDED.*libgkrun' || fail "embed_static links libgkrun.so"
 objdump -p "$work/embed/embed_c" | grep -q 'NEEDED *libgkrun.so.0.2$' || fail "embed_c does not need libgkrun.so.0.2"
+
+# The detection example, as an outside project; run on the exported YOLO-style
+# model when setup.sh made it (tests/examples checks its detections against ONNX Runtime).
+cmake -S "$src/tools/examples/detect" -B "$work/detect" "${gen[@]}" -DCMAKE_BUILD_TYPE=Release \
+      -DCMAKE_PREFIX_PATH="$prefix" >"$work/detect-configure.log" 2>&1 || fail "configure detect (see $work/detect-configure.log)"
+cmake --build "$work/detect" >"$work/detect-build.log" 2>&1 || fail "build detect (see $work/detect-build.log)"
+set +e
+"$work/detect/detect" >/dev/null 2>"$work/detect-usage.log"
+rc=$?
+set -e
+[ "$rc" = 2 ] && grep -q "usage: detect MODEL IMAGE" "$work/detect-usage.log" || fail "detect without arguments: rc $rc"
+yolo=$src/models/cache/detect/yolo_nms_opset17.onnx
+if [ -f "$yolo" ]; then
+  /usr/bin/python3 -c "
+import numpy as np, sys; from PIL import Image
+a = np.load(sys.argv[1])[0].transpose(1, 2, 0)
+Image.fromarray((a * 255).round().clip(0, 255).astype(np.uint8)).save(sys.argv[2])" \
+    "$src/models/cache/detect/yolo_nms.some.npy" "$work/yolo.png" || fail "writing the YOLO test image"
+  out=$("$work/detect/detect" "$yolo" "$work/yolo.png" --backend cpu --out "$work/yolo_boxes.png") || fail "detect: $out"
+  grep -q "detections\? (NMS in the graph)" <<<"$out" && [ -s "$work/yolo_boxes.png" ] || fail "detect printed: $out"
+fi
 
 # pkg-config, shared.
 export PKG_CONFIG_PATH=$prefix/$libdir/pkgconfig
