@@ -8,7 +8,9 @@
 #include "ops/core/op.h"
 
 #include <algorithm>
+#include <cstring>
 #include <numeric>
+#include <thread>
 
 namespace gk {
 namespace {
@@ -243,6 +245,45 @@ TEST_CASE("runtime shapes: the static steps are captured and replayed, the run-t
     if (run >= 1) CHECK(info.replayed_steps == summary->device_nodes);
     CHECK(info.runtime_steps == summary->dynamic_nodes);
   }
+}
+
+TEST_CASE("runtime shapes: concurrent runs with different kept sets each get their own tail",
+          "[session][runtime-shapes][threads]") {
+  auto s = open(detection_tail_model());
+  const std::vector<std::vector<float>> inputs = {{0.3f, -1.0f, 2.0f, 0.3f, 1.5f, -2.0f, 0.9f},
+                                                  {-1.0f, -1.0f, -2.0f, -0.3f, -1.5f, -2.0f, -0.9f},
+                                                  {5.0f, -1.0f, 2.0f, 0.3f, 1.5f, -2.0f, 0.9f},
+                                                  {-5.0f, 1.0f, -2.0f, 0.3f, -1.5f, -2.0f, 0.9f}};
+  auto run_once = [&](size_t i) {
+    std::vector<float> boxes(inputs[i].size() * 4);
+    std::iota(boxes.begin(), boxes.end(), 0.0f);
+    const int64_t n = static_cast<int64_t>(inputs[i].size());
+    return s->run({{"logits", floats({n}, inputs[i])}, {"boxes", floats({n, 4}, boxes)}});
+  };
+  std::vector<std::vector<NamedTensor>> want;
+  for (size_t i = 0; i < inputs.size(); ++i) {
+    auto r = run_once(i);
+    REQUIRE(r.ok());
+    want.push_back(std::move(*r));
+  }
+  std::vector<int> ok(8, 0);
+  std::vector<std::thread> threads;
+  for (int t = 0; t < 8; ++t)
+    threads.emplace_back([&, t] {
+      for (int rep = 0; rep < 20; ++rep) {
+        const size_t i = static_cast<size_t>(t + rep) % inputs.size();
+        auto r = run_once(i);
+        if (!r.ok() || r->size() != want[i].size()) return;
+        for (size_t o = 0; o < r->size(); ++o) {
+          const HostTensor &a = (*r)[o].tensor, &b = want[i][o].tensor;
+          if (a.shape() != b.shape() || a.dtype() != b.dtype() || std::memcmp(a.raw(), b.raw(), a.bytes()) != 0)
+            return;
+        }
+      }
+      ok[t] = 1;
+    });
+  for (auto& th : threads) th.join();
+  CHECK(ok == std::vector<int>(8, 1));
 }
 
 }  // namespace gk
