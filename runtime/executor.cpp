@@ -8,6 +8,8 @@
 #include "runtime/control_flow.h"
 #include "runtime/sequence_ops.h"
 
+#include <spdlog/spdlog.h>
+
 namespace gk {
 namespace {
 
@@ -299,6 +301,8 @@ Result<const HostTensor*> Executor::host_value(Frame& frame, ValueId v) {
   if (fv.host) return fv.host;
   GK_TRY(HostTensor h, download_tensor(kit_, fv.type.dtype, fv.type.shape, fv.ptr));
   ++frame.host_reads;
+  // Formatted only at debug level (gkrun -v): which values cost a sync.
+  spdlog::debug("{}run-time read of '{}' ({} elements)", profile_prefix_, graph_.values[v].name, h.numel());
   fv.owned_host = std::make_shared<HostTensor>(std::move(h));
   fv.host = fv.owned_host.get();
   return fv.host;
