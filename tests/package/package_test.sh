@@ -74,6 +74,10 @@ Image.fromarray((a * 255).round().clip(0, 255).astype(np.uint8)).save(sys.argv[2
   grep -q "detections\? (NMS in the graph)" <<<"$out" && [ -s "$work/yolo_boxes.png" ] || fail "detect printed: $out"
 fi
 
+# README's CMake snippet around its C snippet, as an outside project on the prefix.
+/usr/bin/python3 "$src/tests/api/readme_snippets.py" cmake "$src" "$work/readme_cmake" "$prefix" >"$work/readme.log" 2>&1 ||
+  fail "README's CMake + C snippets: $(cat "$work/readme.log")"
+
 # pkg-config, shared.
 export PKG_CONFIG_PATH=$prefix/$libdir/pkgconfig
 [ "$(pkg-config --modversion gkrun)" = 0.2.0 ] || fail "pkg-config --modversion gkrun: $(pkg-config --modversion gkrun)"

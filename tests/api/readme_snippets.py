@@ -1,0 +1,89 @@
+#!/usr/bin/python3
+"""Runs README.md's embedding snippets as written, so the README cannot drift from
+the API (issue #18 item 5): the C block under "C (also C++" compiled into a main()
+and run, the Python block under "Python (`import gkrun`" run as a script, each on
+tests/api/affine.onnx copied to model.onnx (input x [1, 3], output y); with a
+prefix, the CMake block as an outside project's CMakeLists.txt around the C block.
+
+    readme_snippets.py c SOURCE_DIR WORK_DIR INCLUDE_DIR LIBGKRUN_SO
+    readme_snippets.py python SOURCE_DIR WORK_DIR PYTHONPATH
+    readme_snippets.py cmake SOURCE_DIR WORK_DIR PREFIX
+"""
+import os
+import re
+import shutil
+import subprocess
+import sys
+
+
+def fail(msg):
+    print("readme_snippets: FAIL: " + msg, file=sys.stderr)
+    sys.exit(1)
+
+
+def block_after(readme, marker, lang):
+    at = readme.find(marker)
+    if at < 0:
+        fail("README has no '{}'".format(marker))
+    m = re.compile(r"```" + lang + r"\n(.*?)```", re.S).search(readme, at)
+    if not m:
+        fail("no ```{} block after '{}'".format(lang, marker))
+    return m.group(1)
+
+
+def c_program(readme):
+    body = block_after(readme, "C (also C++", "c")
+    includes = [l for l in body.splitlines() if l.startswith("#include")]
+    code = [l for l in body.splitlines() if not l.startswith("#include")]
+    return "\n".join(["#include <stdio.h>"] + includes + ["int main(void) {"] + ["  " + l for l in code] +
+                     ['  if (st) { fprintf(stderr, "%s\\n", gkrun_status_message(st)); return 1; }',
+                      '  printf("snippet ran\\n");', "  return 0;", "}"]) + "\n"
+
+
+def run(cmd, cwd, env=None):
+    r = subprocess.run(cmd, cwd=cwd, capture_output=True, text=True, env=env)
+    if r.returncode != 0:
+        fail("{} exited {}:\n{}{}".format(" ".join(cmd), r.returncode, r.stdout, r.stderr))
+    return r.stdout
+
+
+def main():
+    mode, src, work = sys.argv[1], sys.argv[2], sys.argv[3]
+    readme = open(os.path.join(src, "README.md"), encoding="utf-8").read()
+    shutil.rmtree(work, ignore_errors=True)
+    os.makedirs(work)
+    shutil.copy(os.path.join(src, "tests", "api", "affine.onnx"), os.path.join(work, "model.onnx"))
+    if mode == "c":
+        include, lib = sys.argv[4], sys.argv[5]
+        with open(os.path.join(work, "app.c"), "w") as f:
+            f.write(c_program(readme))
+        run(["cc", "-std=c11", "-Wall", "-Werror", "-Wno-unused-variable", "-I" + include, "app.c", "-o", "app", lib,
+             "-Wl,-rpath," + os.path.dirname(lib)], work)
+        out = run(["./app"], work)
+    elif mode == "python":
+        with open(os.path.join(work, "snippet.py"), "w") as f:
+            f.write(block_after(readme, "Python (`import gkrun`", "python") + '\nprint("snippet ran")\n')
+        env = dict(os.environ, PYTHONPATH=sys.argv[4])
+        out = run(["/usr/bin/python3", "snippet.py"], work, env)
+        if not any(n.endswith(".json") for n in os.listdir(work)):
+            fail("the Python snippet's end_profiling() wrote no trace in {}".format(work))
+    elif mode == "cmake":
+        prefix = sys.argv[4]
+        with open(os.path.join(work, "app.c"), "w") as f:
+            f.write(c_program(readme))
+        with open(os.path.join(work, "CMakeLists.txt"), "w") as f:
+            f.write("cmake_minimum_required(VERSION 3.16)\nproject(app LANGUAGES C)\nadd_executable(app app.c)\n" +
+                    block_after(readme, "CMake (`tools/examples/embed/`", "cmake"))
+        run(["cmake", "-S", ".", "-B", "build", "-DCMAKE_PREFIX_PATH=" + prefix], work)
+        run(["cmake", "--build", "build"], work)
+        out = run([os.path.join("build", "app")], work)
+    else:
+        fail("unknown mode " + mode)
+    if "snippet ran" not in out:
+        fail("{} snippet printed: {}".format(mode, out))
+    print("readme_snippets: {} OK".format(mode))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
