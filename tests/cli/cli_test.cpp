@@ -263,6 +263,58 @@ TEST_CASE("gkrun info exits 2 for a model it cannot run, as gkrun MODEL does", "
   }
 }
 
+// y = NonZero(x > 0): one step whose output shape the run decides.
+fs::path nonzero_model() {
+  onnx::ModelProto m;
+  m.set_ir_version(8);
+  m.add_opset_import()->set_version(13);
+  auto* g = m.mutable_graph();
+  g->set_name("g");
+  auto* x = g->add_input();
+  x->set_name("x");
+  x->mutable_type()->mutable_tensor_type()->set_elem_type(onnx::TensorProto::FLOAT);
+  x->mutable_type()->mutable_tensor_type()->mutable_shape()->add_dim()->set_dim_value(6);
+  g->add_output()->set_name("y");
+  g->mutable_output(0)->mutable_type()->mutable_tensor_type()->set_elem_type(onnx::TensorProto::INT64);
+  auto* zero = g->add_initializer();
+  zero->set_name("zero");
+  zero->set_data_type(onnx::TensorProto::FLOAT);
+  zero->add_float_data(0.5f);
+  auto* gt = g->add_node();
+  gt->set_op_type("Greater");
+  gt->set_name("gt");
+  gt->add_input("x");
+  gt->add_input("zero");
+  gt->add_output("mask");
+  auto* nz = g->add_node();
+  nz->set_op_type("NonZero");
+  nz->set_name("nz");
+  nz->add_input("mask");
+  nz->add_output("y");
+  fs::path p = temp_dir() / "nonzero.onnx";
+  std::ofstream f(p, std::ios::binary);
+  m.SerializeToOstream(&f);
+  return p;
+}
+
+TEST_CASE("gkrun info and profile name the steps with run-time shapes and count the host reads", "[cli]") {
+  const std::string model = nonzero_model().string();
+  Result info = gkrun("info " + model + " --backend cpu");
+  INFO(info.err);
+  REQUIRE(info.code == 0);
+  CHECK_THAT(info.out, Catch::Contains("1 launched, 0 evaluated at plan time, 1 with run-time shapes"));
+  CHECK_THAT(info.out, Catch::Contains("run-time    node 'nz' (NonZero)\n"));
+  Result json = gkrun("info " + model + " --backend cpu --json");
+  CHECK_THAT(json.out, Catch::Contains("\"runtime_shape_nodes\":1,\"runtime_shape_steps\":[\"node 'nz' (NonZero)\"]"));
+  Result profile = gkrun("profile " + model + " --backend cpu --iterations 2");
+  INFO(profile.err);
+  REQUIRE(profile.code == 0);
+  // NonZero reads its count back: one sync a run.
+  CHECK_THAT(profile.out, Catch::Contains("run-time shapes: 1 steps planned during each run, 1 host reads (syncs) per run"));
+  Result pjson = gkrun("profile " + model + " --backend cpu --iterations 2 --json");
+  CHECK_THAT(pjson.out, Catch::Contains("\"runtime_shape_steps\":1,\"host_reads_per_run\":1}"));
+}
+
 TEST_CASE("gkrun check on a missing folder is one line on stderr and exit 2", "[cli]") {
   Result r = gkrun("check " + (temp_dir() / "no_such_folder").string() + " --backend cpu");
   CHECK(r.code == 2);
