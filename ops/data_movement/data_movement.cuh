@@ -74,6 +74,9 @@ static GK_FN int64_t gk_dm_pad_coord(int64_t c, int64_t n, int32_t mode) {
   return m < n ? m : p - m;
 }
 
+// The CPU twin (ops/data_movement/data_movement_cpu.cpp) maps each output row
+// once and copies its interior as a run.
+#ifdef __CUDACC_RTC__
 template <typename W>
 GK_KERNEL void gk_dm_pad(const W* GK_RESTRICT src, W* GK_RESTRICT dst, gk_pad_map map, uint64_t value_bits,
                          int64_t n) {
@@ -96,6 +99,7 @@ GK_KERNEL void gk_dm_pad(const W* GK_RESTRICT src, W* GK_RESTRICT dst, gk_pad_ma
     dst[i] = inside ? src[off] : (W)value_bits;
   }
 }
+#endif
 
 // Trilu over the last two dims (rows x cols): upper keeps col - row >= k, lower
 // keeps col - row <= k. k comes from the device (its optional input) or is 0.
