@@ -170,6 +170,12 @@ TEST_CASE("Conv: f32 folds taps in blocks of 32 on every path and ISA, bit for b
       {{1, 100, 5, 30}, 9, 1, {1, 1}, {1, 1}, {0, 0, 0, 0}, {1, 1}},  // pointwise, K = 100
       {{1, 3, 12, 90}, 3, 3, {7, 7}, {1, 1}, {3, 3, 3, 3}, {1, 1}},   // depthwise 7x7: 32 + 17 taps
       {{1, 2, 12, 40}, 2, 2, {7, 7}, {2, 2}, {3, 3, 3, 3}, {1, 1}},   // depthwise 7x7, strided
+      // Stride 2 across wide rows (the per-tap path): odd dilated offsets, uneven
+      // pads, an odd input width.
+      {{1, 4, 21, 101}, 4, 4, {3, 3}, {2, 2}, {1, 1, 1, 1}, {1, 1}},
+      {{1, 3, 17, 160}, 3, 3, {5, 5}, {2, 2}, {2, 2, 2, 2}, {1, 1}},
+      {{1, 2, 15, 77}, 2, 2, {3, 3}, {2, 2}, {0, 2, 1, 0}, {1, 3}},
+      {{2, 6, 9, 48}, 6, 6, {3, 3}, {1, 2}, {1, 1, 1, 1}, {1, 1}},  // stride 1 down, 2 across
       // Narrow images: 16 channels at a time channels-last, the rest by rows.
       {{1, 32, 9, 9}, 32, 32, {3, 3}, {1, 1}, {1, 1, 1, 1}, {1, 1}},
       {{1, 48, 14, 14}, 48, 48, {5, 5}, {2, 2}, {2, 2, 2, 2}, {1, 1}},
