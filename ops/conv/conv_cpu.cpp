@@ -187,22 +187,25 @@ void gk_conv(const T* X, const T* W, const T* B, T* Y, gk_conv_args a, int32_t e
 
 using gk::cpu_conv::kMaxDepthwiseRows;
 
-// Output columns [c0, c1) of one depthwise row, stride 1, into acc; false (nothing
-// written) when a weight of the row is not finite. The input rows the taps read
-// are copied once into zero-padded segments, and 64 or 16 columns at a time keep
+// Output columns [c0, c1) of one depthwise row, stride 1 or 2, into acc; false
+// (nothing written) when a weight of the row is not finite. The input rows the taps
+// read are copied once into zero-padded segments (at stride 2 split into even and
+// odd columns, DepthwiseRows), and 64 or 16 columns at a time keep
 // their sums in registers across all taps, each folding (kd, kh, kw) ascending as
 // the CUDA kernel does. That kernel skips taps outside the input; here they add
 // x = 0: the same sums, since 0 * w is a signed zero for a finite w and a sum that
 // starts at +0 is never -0. (0 * inf is NaN: such rows take the per-tap path.)
 template <typename Acc, typename T>
-bool depthwise_row_s1(const T* x, const T* w, const gk_conv_args& a, int64_t od, int64_t oh, int64_t c0, int64_t c1,
-                      Acc* acc) {
+bool depthwise_row(const T* x, const T* w, const gk_conv_args& a, int64_t od, int64_t oh, int64_t c0, int64_t c1,
+                   Acc* acc) {
   const gk::cpu_conv::DepthwiseKernel<Acc, T> dk = gk::cpu_conv::depthwise_kernel<Acc, T>();
-  const int64_t kw_n = a.k[2], dil = a.dil[2], reach = (kw_n - 1) * dil;
-  const int64_t width = c1 - c0, seg_w = (width + dk.narrow - 1) / dk.narrow * dk.narrow + reach;
+  const int64_t kw_n = a.k[2], dil = a.dil[2], reach = (kw_n - 1) * dil, stride = a.s[2];
+  const int64_t width = c1 - c0, padded = (width + dk.narrow - 1) / dk.narrow * dk.narrow;
+  // Stride 1: one segment of input columns; stride 2: its even and odd halves.
+  const int64_t seg_w = stride == 1 ? padded + reach : padded + (reach >> 1) + 1;
   const T* src_rows[kMaxDepthwiseRows];  // caller: k[0] * k[1] <= kMaxDepthwiseRows
   gk::cpu_conv::DepthwiseRows<Acc, T> d;
-  d.kw_n = kw_n, d.dil = dil;
+  d.kw_n = kw_n, d.dil = dil, d.stride = stride;
   for (int64_t kd = 0; kd < a.k[0]; ++kd) {
     const int64_t id = od * a.s[0] - a.pad[0] + kd * a.dil[0];
     if (id < 0 || id >= a.in[0]) continue;
@@ -218,16 +221,40 @@ bool depthwise_row_s1(const T* x, const T* w, const gk_conv_args& a, int64_t od,
     }
   }
   thread_local std::vector<Acc> seg_buf;
-  if (seg_buf.size() < static_cast<size_t>(d.nrows * seg_w)) seg_buf.resize(static_cast<size_t>(d.nrows * seg_w));
-  // Segment column t is input column c0 - pad + t.
-  const int64_t iw0 = c0 - a.pad[2];
-  const int64_t t_lo = std::clamp<int64_t>(-iw0, 0, seg_w), t_hi = std::clamp<int64_t>(a.in[2] - iw0, t_lo, seg_w);
-  for (int r = 0; r < d.nrows; ++r) {
-    Acc* dst = seg_buf.data() + r * seg_w;
-    for (int64_t t = 0; t < t_lo; ++t) dst[t] = Acc(0);
-    for (int64_t t = t_lo; t < t_hi; ++t) dst[t] = static_cast<Acc>(src_rows[r][iw0 + t]);
-    for (int64_t t = t_hi; t < seg_w; ++t) dst[t] = Acc(0);
-    d.rows[r] = dst;
+  const size_t need = static_cast<size_t>(d.nrows * stride * seg_w);
+  if (seg_buf.size() < need) seg_buf.resize(need);
+  if (stride == 1) {
+    // Segment column t is input column c0 - pad + t.
+    const int64_t iw0 = c0 - a.pad[2];
+    const int64_t t_lo = std::clamp<int64_t>(-iw0, 0, seg_w), t_hi = std::clamp<int64_t>(a.in[2] - iw0, t_lo, seg_w);
+    for (int r = 0; r < d.nrows; ++r) {
+      Acc* dst = seg_buf.data() + r * seg_w;
+      for (int64_t t = 0; t < t_lo; ++t) dst[t] = Acc(0);
+      for (int64_t t = t_lo; t < t_hi; ++t) dst[t] = static_cast<Acc>(src_rows[r][iw0 + t]);
+      for (int64_t t = t_hi; t < seg_w; ++t) dst[t] = Acc(0);
+      d.rows[r] = dst;
+    }
+  } else {
+    // Segment column t is input column iw0 + 2t (even) and iw0 + 2t + 1 (odd);
+    // pairs [t_lo, t_hi) lie wholly inside the input and split in vectors.
+    const int64_t iw0 = 2 * c0 - a.pad[2], in_w = a.in[2];
+    const int64_t t_lo = std::clamp<int64_t>((-iw0 + 1) / 2, 0, seg_w);
+    const int64_t t_hi = std::clamp<int64_t>(floor_div(in_w - iw0, 2), t_lo, seg_w);
+    auto at = [&](const T* row, int64_t i) { return i >= 0 && i < in_w ? static_cast<Acc>(row[i]) : Acc(0); };
+    for (int r = 0; r < d.nrows; ++r) {
+      Acc* even = seg_buf.data() + 2 * r * seg_w;
+      Acc* odd = even + seg_w;
+      const T* row = src_rows[r];
+      for (int64_t t = 0; t < t_lo; ++t) even[t] = at(row, iw0 + 2 * t), odd[t] = at(row, iw0 + 2 * t + 1);
+      if constexpr (std::is_same_v<T, float> && std::is_same_v<Acc, float>) {
+        if (t_hi > t_lo) gk::cpu_conv::deinterleave_f32()(row + iw0 + 2 * t_lo, t_hi - t_lo, even + t_lo, odd + t_lo);
+      } else {
+        for (int64_t t = t_lo; t < t_hi; ++t) even[t] = at(row, iw0 + 2 * t), odd[t] = at(row, iw0 + 2 * t + 1);
+      }
+      for (int64_t t = t_hi; t < seg_w; ++t) even[t] = at(row, iw0 + 2 * t), odd[t] = at(row, iw0 + 2 * t + 1);
+      d.rows[r] = even;
+      d.odd[r] = odd;
+    }
   }
   int64_t j = 0;
   for (; j + dk.wide <= width; j += dk.wide) dk.run[3](d, j, acc + j);
@@ -293,6 +320,12 @@ void gk_conv_depthwise(const T* X, const T* W, const T* B, T* Y, gk_conv_args a,
   const int64_t channel_rows = a.out[0] * a.out[1];
   const bool channel_blocks = std::is_same_v<T, float> && a.out[2] <= 16 && a.M == 1 && a.k[0] == 1 &&
                               a.in[0] == 1 && a.out[0] == 1;
+  // Stride 2 by rows where it measured faster than the per-tap loop (1 thread,
+  // AVX-512): 5x5 taps (72x80x80: 0.83 -> 0.57 ms; 144x56x56: 1.0 -> 0.64 ms) and
+  // 3x3 rows of 64 or more (64x160x160: 0.80 -> 0.67 ms); 3x3 rows of 56 measured
+  // slower (96x112x112: 0.66 -> 0.71 ms).
+  const bool by_rows = a.k[0] * a.k[1] <= kMaxDepthwiseRows &&
+                       (a.s[2] == 1 || (a.s[2] == 2 && (a.k[2] >= 5 || a.out[2] >= 64)));
   Acc acc[kChunk], blk[kChunk];
   for (int64_t row = gk_part_begin(rows), end = gk_part_end(rows); row < end; ++row) {
     if constexpr (std::is_same_v<T, float>) {
@@ -313,7 +346,7 @@ void gk_conv_depthwise(const T* X, const T* W, const T* B, T* Y, gk_conv_args a,
     T* y = Y + row * a.out[2];
     for (int64_t c0 = 0; c0 < a.out[2]; c0 += kChunk) {
       const int64_t c1 = std::min(a.out[2], c0 + kChunk);
-      if (a.s[2] == 1 && a.k[0] * a.k[1] <= kMaxDepthwiseRows && depthwise_row_s1(x, w, a, od, oh, c0, c1, acc)) {
+      if (by_rows && depthwise_row(x, w, a, od, oh, c0, c1, acc)) {
         gk::cpu_gemm::store_row(acc, c1 - c0, y + c0, 1.0f, a.has_bias, a.has_bias ? B + co : nullptr, 0, 1.0f, epi,
                                 ea, eb);
         continue;

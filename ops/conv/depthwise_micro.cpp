@@ -31,6 +31,16 @@ DepthwiseKernel<float, float> depthwise_kernel_f32() {
   }
 }
 
+DeinterleaveFn deinterleave_f32() {
+  switch (active_cpu_isa()) {
+#if defined(__x86_64__)
+    case CpuIsa::kAvx512: return &avx512::deinterleave;
+    case CpuIsa::kAvx2Fma: return &avx2::deinterleave;
+#endif
+    default: return &deinterleave_portable;
+  }
+}
+
 DepthwiseChannelsFn depthwise_channels_f32() {
   switch (active_cpu_isa()) {
 #if defined(__x86_64__)

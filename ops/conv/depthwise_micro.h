@@ -15,15 +15,35 @@ namespace gk::cpu_conv {
 constexpr int64_t kMaxDepthwiseRows = 64;
 
 // The input rows one output row reads, each a zero-padded segment, with their
-// weight rows and the tap index of each row's first tap.
+// weight rows and the tap index of each row's first tap. Stride 1: output column
+// j's tap kw reads rows[r][j + kw * dil]. Stride 2: each row is split into its even
+// and odd columns (rows[r][t] = x[2t], odd[r][t] = x[2t + 1]), so the tap at
+// column offset q = kw * dil reads (q even ? rows : odd)[r][j + q / 2], still one
+// contiguous vector per tap, and the taps fold in the same order.
 template <typename Acc, typename T>
 struct DepthwiseRows {
   const Acc* rows[kMaxDepthwiseRows];
+  const Acc* odd[kMaxDepthwiseRows];
   const T* wrows[kMaxDepthwiseRows];
   int64_t taps[kMaxDepthwiseRows];
   int nrows = 0;
-  int64_t kw_n = 0, dil = 0;
+  int64_t kw_n = 0, dil = 0, stride = 1;
+
+  const Acc* tap_source(int r, int64_t kw, int64_t ow) const {
+    const int64_t q = kw * dil;
+    if (stride == 1) return rows[r] + ow + q;
+    return ((q & 1) ? odd[r] : rows[r]) + ow + (q >> 1);
+  }
 };
+
+// even[t] = src[2t], odd[t] = src[2t + 1] for t < pairs: the stride-2 split, two
+// loads and two permutes per vector (a scalar split cost more than the taps it
+// feeds: docs/perf-notes.md).
+using DeinterleaveFn = void (*)(const float* src, int64_t pairs, float* even, float* odd);
+DeinterleaveFn deinterleave_f32();
+inline void deinterleave_portable(const float* src, int64_t pairs, float* even, float* odd) {
+  for (int64_t t = 0; t < pairs; ++t) even[t] = src[2 * t], odd[t] = src[2 * t + 1];
+}
 
 // out[j] for NC columns from segment column `ow` on.
 template <int NC, typename Acc, typename T>
@@ -38,7 +58,7 @@ void depthwise_columns(const DepthwiseRows<Acc, T>& d, int64_t ow, Acc* out) {
         block = b;
       }
       const Acc wv = static_cast<Acc>(d.wrows[r][kw]);
-      const Acc* src = d.rows[r] + ow + kw * d.dil;
+      const Acc* src = d.tap_source(r, kw, ow);
       for (int j = 0; j < NC; ++j) s[j] = gk_madd(src[j], wv, s[j]);
     }
   for (int j = 0; j < NC; ++j) out[j] = tot[j] + s[j];
@@ -60,7 +80,7 @@ DepthwiseKernel<float, float> depthwise_kernel_f32();
 // one vector with 7 or 14 lanes used) go channels-last instead: 16 channels of one
 // image in a zero-padded [hp][wp][16] copy, one vector per output pixel, several
 // pixels' FMA chains in flight. Taps fold as depthwise_columns' (blocks of 32 tap
-// indices); padded taps add x = 0 as in depthwise_row_s1.
+// indices); padded taps add x = 0 as in depthwise_row.
 constexpr int kDepthwiseLanes = 16;
 struct DepthwiseChannels {
   const float* x;  // [hp][wp][16], zero where the image is padded
