@@ -45,6 +45,8 @@ static GK_FN void gk_softmax_seq(const gk_sm_row<T>& row, int64_t n) {
 }
 
 #ifndef __CUDACC_RTC__
+#include <algorithm>
+
 // CPU twin of both kernels: this worker's share of the rows, each in order.
 // A contiguous row (the attention softmax over the last axis): plain pointer loops,
 // and for softmax each exp is computed once and kept in y (exact when T is the
@@ -76,9 +78,77 @@ static void gk_softmax_contig(const T* __restrict x, T* __restrict y, int64_t n)
   }
 }
 
+// Up to 16 neighbouring columns of [outer, len, inner] (softmax over a middle axis:
+// YOLOv8's DFL over 16 bins, 4 x 8400 columns) at once, each column exactly as
+// gk_softmax_seq folds it (the same first-NaN max, the same gk_bsum_row tree per
+// lane), but with the columns in the inner loop, where the exps vectorise; the
+// strided row at a time took 7 ms for YOLOv8's [1, 4, 16, 8400].
+template <typename T, int MODE>
+static void gk_softmax_columns(const T* __restrict x, T* __restrict y, int64_t len, int64_t inner, int nc) {
+  typedef typename gk_acc<T>::type A;
+  constexpr int L = 16;
+  A m[L], blk[L], tail[L];
+  for (int j = 0; j < L; ++j) m[j] = gk_limits<A>::lowest();
+  for (int64_t r = 0; r < len; ++r)
+    for (int j = 0; j < nc; ++j) {
+      const A v = (A)x[r * inner + j];
+      m[j] = (v > m[j] || (v != v && m[j] == m[j])) ? v : m[j];
+    }
+  // gk_bsum_row's tree, one carry stack per lane; the pushes depend only on len.
+  A stack[GK_SUM_LEVELS][L];
+  int32_t sp = 0;
+  uint64_t count = 0;
+  auto term = [&](int64_t r, int j) { return gk_exp((A)x[r * inner + j] - m[j]); };
+  int64_t r = 0;
+  for (; r + GK_SUM_BLOCK <= len; r += GK_SUM_BLOCK) {
+    for (int j = 0; j < L; ++j) blk[j] = (A)0;
+    for (int k = 0; k < GK_SUM_BLOCK; ++k)
+      for (int j = 0; j < nc; ++j) blk[j] = (A)(blk[j] + term(r + k, j));
+    for (uint64_t c = count; c & 1; c >>= 1) {
+      --sp;
+      for (int j = 0; j < L; ++j) blk[j] = (A)(stack[sp][j] + blk[j]);
+    }
+    for (int j = 0; j < L; ++j) stack[sp][j] = blk[j];
+    ++sp;
+    ++count;
+  }
+  for (int j = 0; j < L; ++j) tail[j] = (A)0;
+  for (; r < len; ++r)
+    for (int j = 0; j < nc; ++j) tail[j] = (A)(tail[j] + term(r, j));
+  A sum[L];
+  int32_t i = sp;
+  const bool has_tail = len % GK_SUM_BLOCK != 0;
+  for (int j = 0; j < L; ++j) sum[j] = has_tail ? tail[j] : (i > 0 ? stack[i - 1][j] : (A)0);
+  if (!has_tail && i > 0) --i;
+  while (i > 0) {
+    --i;
+    for (int j = 0; j < L; ++j) sum[j] = (A)(stack[i][j] + sum[j]);
+  }
+  if constexpr (MODE == GK_LOGSOFTMAX) {
+    A ls[L];
+    for (int j = 0; j < nc; ++j) ls[j] = gk_log(sum[j]);
+    for (int64_t q = 0; q < len; ++q)
+      for (int j = 0; j < nc; ++j) y[q * inner + j] = (T)((A)x[q * inner + j] - m[j] - ls[j]);
+  } else {
+    for (int64_t q = 0; q < len; ++q)
+      for (int j = 0; j < nc; ++j) y[q * inner + j] = (T)(term(q, j) / sum[j]);
+  }
+}
+
 template <typename T, int MODE>
 static void gk_softmax_cpu(const T* x, T* y, const gk_rows& g) {
   const bool contig = MODE != GK_HARDMAX && !g.general && g.inner == 1;
+  const bool columns = MODE != GK_HARDMAX && !g.general && g.inner > 1;
+  if (columns) {
+    for (int64_t row = gk_part_begin(g.rows), end = gk_part_end(g.rows); row < end;) {
+      const int64_t o = row / g.inner, j = row - o * g.inner;
+      const int nc = (int)std::min<int64_t>({16, g.inner - j, end - row});
+      const int64_t base = o * g.len * g.inner + j;
+      gk_softmax_columns<T, MODE>(x + base, y + base, g.len, g.inner, nc);
+      row += nc;
+    }
+    return;
+  }
   for (int64_t row = gk_part_begin(g.rows), end = gk_part_end(g.rows); row < end; ++row) {
     const int64_t base = gk_row_base(g, row);
     if (contig) {

@@ -96,20 +96,32 @@ TEST_CASE("softmax hand-computed values and stability", "[softmax]") {
 // The CPU's contiguous-row fast path (inner == 1) against the strided path on the
 // transposed tensor: same rows, so the same values bit for bit; and NaN / all -inf rows.
 TEST_CASE("softmax contiguous rows match strided rows", "[softmax]") {
-  const int64_t rows = 5, len = 37;
-  const auto x = wave(rows * len);
-  std::vector<double> xt(x.size());
-  for (int64_t r = 0; r < rows; ++r)
-    for (int64_t j = 0; j < len; ++j) xt[j * rows + r] = x[r * len + j];
-  for (const char* op : {"Softmax", "LogSoftmax"}) {
-    INFO(op);
-    auto a = run_op_all_backends(sm_call(op, 13, make_tensor(DType::kF32, {rows, len}, x), -1));
-    auto b = run_op_all_backends(sm_call(op, 13, make_tensor(DType::kF32, {len, rows}, xt), 0));
-    REQUIRE(a.ok());
-    REQUIRE(b.ok());
-    const auto ya = values_of<float>(a->outputs[0]), yb = values_of<float>(b->outputs[0]);
+  // Strided rows are the columns of [len, rows]: the CPU takes up to 16 at once
+  // (37 columns: 16 + 16 + 5), each with the contiguous row's blocked-sum tree
+  // (len 16 and 37: one partial block; 64: two whole blocks, no tail; 70: a carry
+  // and a tail), so every element must be the same bits. One column holds a NaN.
+  for (const auto& [rows, len] : {std::pair<int64_t, int64_t>{5, 37}, {37, 16}, {21, 64}, {19, 70}}) {
+    auto x = wave(rows * len);
+    if (rows > 3) x[3 * len + len / 2] = NAN;  // row 3 of [rows, len]: column 3 of its transpose
+    std::vector<double> xt(x.size());
     for (int64_t r = 0; r < rows; ++r)
-      for (int64_t j = 0; j < len; ++j) CHECK(ya[r * len + j] == yb[j * rows + r]);
+      for (int64_t j = 0; j < len; ++j) xt[j * rows + r] = x[r * len + j];
+    for (const char* op : {"Softmax", "LogSoftmax"}) {
+      INFO(op << " rows " << rows << " len " << len);
+      auto a = run_op_all_backends(sm_call(op, 13, make_tensor(DType::kF32, {rows, len}, x), -1));
+      auto b = run_op_all_backends(sm_call(op, 13, make_tensor(DType::kF32, {len, rows}, xt), 0));
+      REQUIRE(a.ok());
+      REQUIRE(b.ok());
+      const auto ya = values_of<float>(a->outputs[0]), yb = values_of<float>(b->outputs[0]);
+      int64_t mismatches = 0;
+      for (int64_t r = 0; r < rows; ++r)
+        for (int64_t j = 0; j < len; ++j) {
+          const float u = ya[r * len + j], v = yb[j * rows + r];
+          mismatches += !(u == v || (std::isnan(u) && std::isnan(v)));
+        }
+      CHECK(mismatches == 0);
+      if (rows > 3) CHECK(std::isnan(ya[3 * len]));
+    }
   }
   auto r = run_op_all_backends(sm_call("Softmax", 13, f32({2, 3}, {1, NAN, 2, -INFINITY, -INFINITY, -INFINITY}), -1));
   REQUIRE(r.ok());
