@@ -68,7 +68,7 @@ struct LineEvidence {
   int64_t steps = 0, classes = 0;
   std::vector<uint8_t> ink;  // per input column of the crop, 1 where it holds ink
   double px_per_step = 8;    // input width / steps
-  int height = 48;
+  double height = 48;         // the line height the gap fractions refer to, in input rows
 };
 
 // d.text with one ' ' inserted between consecutive characters whose gap passes
