@@ -90,6 +90,12 @@ TEST_CASE("pad_box: ends by pad_x, top and bottom by pad_y, in box heights, alon
   check_point(q[1], 50, 125);
   check_point(q[2], 20, 125);
   check_point(q[3], 20, -5);
+  // A tall box (20 x 60) is a vertical line: its ends grow by pad_x x its width.
+  const Quad tall = pad_box(rect(10, 20, 20, 60), 0.5f, 0.1f);
+  check_point(tall[0], 8, 10);
+  check_point(tall[1], 32, 10);
+  check_point(tall[2], 32, 90);
+  check_point(tall[3], 8, 90);
 }
 
 }  // namespace

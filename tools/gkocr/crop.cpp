@@ -77,7 +77,11 @@ Quad pad_box(const Quad& box, float pad_x, float pad_y) {
   const float height = std::max(h, dist(box[1], box[2]));
   const Point u{(box[1].x - box[0].x) / w, (box[1].y - box[0].y) / w};  // along the line
   const Point v{(box[3].x - box[0].x) / h, (box[3].y - box[0].y) / h};  // down across it
-  const float du = pad_x * height, dv = pad_y * height;
+  const float width = std::max(w, dist(box[3], box[2]));
+  // A box crop_text turns upright (1.5 times taller than wide) holds a vertical
+  // line: its ends are the top and bottom, its height the box's width.
+  const bool vertical = height >= 1.5f * width;
+  const float du = vertical ? pad_y * width : pad_x * height, dv = vertical ? pad_x * width : pad_y * height;
   const float su[4] = {-1, 1, 1, -1}, sv[4] = {-1, -1, 1, 1};
   Quad out = box;
   for (int i = 0; i < 4; ++i) {
