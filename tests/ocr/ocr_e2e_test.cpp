@@ -38,7 +38,9 @@ std::string skip_reason() {
   static const int rendered =
       std::system(("sh " + (fs::path(GK_SOURCE_DIR) / "tests" / "ocr" / "render_testset.sh").string() + " " +
                    kSet.string()).c_str());
-  if (rendered != 0) return "the test set could not be rendered (ImageMagick convert and fonts-dejavu-core)";
+  if (rendered != 0)
+    return "the test set could not be rendered (ImageMagick convert and the fonts scripts/setup.sh installs: "
+           "fonts-dejavu-core/-extra, fonts-liberation2, fonts-urw-base35, fonts-noto-mono)";
   return {};
 }
 
