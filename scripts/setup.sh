@@ -11,7 +11,7 @@ APT_PACKAGES=(
   libcli11-dev libspdlog-dev libfmt-dev catch2 libstb-dev
   python3-torch python3-torchvision python3-onnx python3-numpy
   python3-dev pybind11-dev python3-pytest dpkg-dev
-  imagemagick fonts-dejavu-core
+  imagemagick fonts-dejavu-core fonts-dejavu-extra fonts-liberation2 fonts-urw-base35 fonts-noto-mono
   clang libclang-rt-14-dev
 )
 

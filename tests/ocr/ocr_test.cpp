@@ -102,6 +102,20 @@ TEST_CASE("db_boxes: one region mapped back to image coordinates", "[ocr]") {
   check_point(boxes[0].box[3], 9, 69);
 }
 
+TEST_CASE("db_boxes: height_scale is the box's height at the reference unclip ratio over its own", "[ocr]") {
+  // The region of the test above: kernel 39 x 9, d = 351 * r / 96; the short side
+  // is 9 + 2 d: 19.96875 at r = 1.5, 23.625 at r = 2.
+  std::vector<float> prob(64 * 64, 0.1f);
+  for (int y = 20; y <= 29; ++y)
+    for (int x = 10; x <= 49; ++x) prob[y * 64 + x] = 0.9f;
+  DbOptions o;
+  REQUIRE(db_boxes(prob.data(), 64, 64, 128, 128, o).at(0).height_scale == Approx(1.0f));
+  o.unclip_ratio = 2.0f;
+  const std::vector<DetBox> boxes = db_boxes(prob.data(), 64, 64, 128, 128, o);
+  REQUIRE(boxes.size() == 1);
+  CHECK(boxes[0].height_scale == Approx(19.96875 / 23.625).epsilon(1e-4));
+}
+
 TEST_CASE("sort_reading_order: rows top to bottom, left to right within 10 px", "[ocr]") {
   auto box_at = [](float x, float y) { return DetBox{Quad{Point{x, y}, Point{x + 50, y}, Point{x + 50, y + 20}, Point{x, y + 20}}, 1}; };
   std::vector<DetBox> boxes = {box_at(300, 52), box_at(20, 100), box_at(20, 55), box_at(300, 104)};

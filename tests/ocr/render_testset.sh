@@ -86,4 +86,41 @@ convert -size 760x150 xc:white -fill black \
   -font "$sans" -pointsize 26 -annotate +30+118 '1 2 3 4 5 6 7 8 9 10' "$out/spacing.png"
 expect spacing.png 'x = y.at(i);' '1 2 3 4 5 6 7 8 9 10'
 
+# Faces beyond DejaVu (fonts-liberation2, fonts-urw-base35, fonts-noto-mono): the
+# Arial, Times, Courier, Helvetica, Bookman, Palatino and Century metrics.
+liberation=${GK_LIBERATION_DIR:-/usr/share/fonts/truetype/liberation2}
+urw=${GK_URW_DIR:-/usr/share/fonts/opentype/urw-base35}
+noto=${GK_NOTO_DIR:-/usr/share/fonts/truetype/noto}
+for f in "$liberation/LiberationSans-Regular.ttf" "$urw/NimbusSans-Bold.otf" "$noto/NotoMono-Regular.ttf"; do
+  [ -f "$f" ] || { echo "render_testset: $f not found (scripts/setup.sh installs the fonts)" >&2; exit 77; }
+done
+convert -size 700x150 'xc:#fffbe6' -fill '#222222' \
+  -font "$liberation/LiberationSans-Regular.ttf" -pointsize 30 -annotate +30+58 'Quarterly sales rose 8%' \
+  -font "$liberation/LiberationSerif-Regular.ttf" -pointsize 28 -annotate +30+118 'Signed in Berlin, 3 May 2026' \
+  "$out/liberation.png"
+expect liberation.png 'Quarterly sales rose 8%' 'Signed in Berlin, 3 May 2026'
+convert -size 700x150 'xc:#1565c0' -fill white \
+  -font "$urw/NimbusSans-Bold.otf" -pointsize 32 -annotate +30+60 'OPEN 24 HOURS' \
+  -font "$urw/URWBookman-Light.otf" -pointsize 26 -annotate +30+120 'Fresh bread every morning' "$out/urw.png"
+expect urw.png 'OPEN 24 HOURS' 'Fresh bread every morning'
+convert -size 700x150 'xc:#f5f5f5' -fill black \
+  -font "$urw/P052-Roman.otf" -pointsize 30 -annotate +30+58 'Dear Ms. Novak,' \
+  -font "$urw/C059-Roman.otf" -pointsize 26 -annotate +30+118 'your order ships on Monday.' "$out/book.png"
+expect book.png 'Dear Ms. Novak,' 'your order ships on Monday.'
+convert -size 700x150 xc:white -fill black \
+  -font "$liberation/LiberationMono-Regular.ttf" -pointsize 26 -annotate +30+58 'let total = sum(items);' \
+  -font "$noto/NotoMono-Regular.ttf" -pointsize 24 -annotate +30+118 'exit code 137 (killed)' "$out/code.png"
+expect code.png 'let total = sum(items);' 'exit code 137 (killed)'
+
+# Wide word spacing: the detector splits these lines at the spaces; gkocr joins
+# the boxes of each line (tools/gkocr/line_join.h).
+convert -size 760x150 xc:white -fill black -interword-spacing 40 \
+  -font "$sans" -pointsize 26 -annotate +30+58 'Name: Jane Doe' \
+  -font "$liberation/LiberationSerif-Regular.ttf" -pointsize 28 -annotate +30+118 'Due on 24 December' "$out/split.png"
+expect split.png 'Name: Jane Doe' 'Due on 24 December'
+
+# The README's sample (scripts/demo.sh), exactly as the demo renders it.
+sh "$(dirname "$0")/render_readme_sample.sh" "$out/readme_sample.png"
+expect readme_sample.png 'gkrun reads this line' 'Invoice 2026-11-30: 42.50 EUR'
+
 mv "$tmp" "$out/manifest.tsv"

@@ -71,4 +71,24 @@ Image crop_text(const Image& image, const Quad& box) {
   return crop;
 }
 
+Quad pad_box(const Quad& box, float pad_x, float pad_y) {
+  auto dist = [](const Point& a, const Point& b) { return std::hypot(a.x - b.x, a.y - b.y); };
+  const float w = std::max(dist(box[0], box[1]), 1e-6f), h = std::max(dist(box[0], box[3]), 1e-6f);
+  const float height = std::max(h, dist(box[1], box[2]));
+  const Point u{(box[1].x - box[0].x) / w, (box[1].y - box[0].y) / w};  // along the line
+  const Point v{(box[3].x - box[0].x) / h, (box[3].y - box[0].y) / h};  // down across it
+  const float width = std::max(w, dist(box[3], box[2]));
+  // A box crop_text turns upright (1.5 times taller than wide) holds a vertical
+  // line: its ends are the top and bottom, its height the box's width.
+  const bool vertical = height >= 1.5f * width;
+  const float du = vertical ? pad_y * width : pad_x * height, dv = vertical ? pad_x * width : pad_y * height;
+  const float su[4] = {-1, 1, 1, -1}, sv[4] = {-1, -1, 1, 1};
+  Quad out = box;
+  for (int i = 0; i < 4; ++i) {
+    out[i].x += su[i] * du * u.x + sv[i] * dv * v.x;
+    out[i].y += su[i] * du * u.y + sv[i] * dv * v.y;
+  }
+  return out;
+}
+
 }  // namespace gk::ocr

@@ -23,4 +23,11 @@ Image warp_perspective(const Image& image, const Quad& box, int width, int heigh
 // least 1.5 times taller than wide (vertical text).
 Image crop_text(const Image& image, const Quad& box);
 
+// The box grown along its own axes (its top and left edges): each end of the line
+// by pad_x and its two sides by pad_y, both in units of the line's height. A box
+// crop_text turns upright (1.5 times taller than wide) is a vertical line: its
+// ends are the top and bottom and its height is the box's width. Corners may
+// leave the image; the warp replicates its border there.
+Quad pad_box(const Quad& box, float pad_x, float pad_y);
+
 }  // namespace gk::ocr

@@ -13,8 +13,8 @@ float cross(const Point& o, const Point& a, const Point& b) {
 
 float distance(const Point& a, const Point& b) { return std::hypot(a.x - b.x, a.y - b.y); }
 
-// PaddleOCR's order_points_clockwise: the two leftmost points top then bottom, the
-// two rightmost likewise; returns tl, tr, br, bl.
+}  // namespace
+
 Quad order_clockwise(Quad q) {
   std::stable_sort(q.begin(), q.end(), [](const Point& a, const Point& b) { return a.x < b.x; });
   Point l0 = q[0], l1 = q[1], r0 = q[2], r1 = q[3];
@@ -22,8 +22,6 @@ Quad order_clockwise(Quad q) {
   if (r1.y < r0.y) std::swap(r0, r1);
   return {l0, r0, r1, l1};
 }
-
-}  // namespace
 
 std::vector<std::vector<Point>> connected_regions(const uint8_t* mask, int width, int height) {
   std::vector<std::vector<Point>> regions;
@@ -202,8 +200,13 @@ std::vector<DetBox> db_boxes(const float* prob, int map_w, int map_h, int image_
     if (side < options.min_size) continue;
     const float score = box_score(prob, map_w, map_h, box);
     if (score < options.box_thresh) continue;
+    const float kernel_side = side;
     const Quad grown = min_area_box(convex_hull(unclip(box, options.unclip_ratio)), &side);
     if (side < options.min_size + 2) continue;
+    // The offset distance is linear in the ratio, so the reference box's short
+    // side follows from the kernel's and the grown one's.
+    const float reference_side =
+        kernel_side + (side - kernel_side) * options.reference_unclip_ratio / std::max(options.unclip_ratio, 1e-6f);
     Quad scaled;
     for (int i = 0; i < 4; ++i) {
       const float x = std::round(grown[i].x / map_w * image_w), y = std::round(grown[i].y / map_h * image_h);
@@ -215,24 +218,40 @@ std::vector<DetBox> db_boxes(const float* prob, int map_w, int map_h, int image_
       p.y = std::clamp(p.y, 0.0f, static_cast<float>(image_h - 1));
     }
     if (static_cast<int>(distance(q[0], q[1])) <= 3 || static_cast<int>(distance(q[0], q[3])) <= 3) continue;
-    boxes.push_back({q, score});
+    boxes.push_back({q, score, side > 0 ? reference_side / side : 1.0f});
   }
   sort_reading_order(boxes);
   return boxes;
 }
 
-void sort_reading_order(std::vector<DetBox>& boxes, float tolerance) {
-  std::stable_sort(boxes.begin(), boxes.end(), [](const DetBox& a, const DetBox& b) {
-    return a.box[0].y < b.box[0].y || (a.box[0].y == b.box[0].y && a.box[0].x < b.box[0].x);
+std::vector<size_t> reading_order(const std::vector<Quad>& boxes, float tolerance) {
+  std::vector<size_t> order(boxes.size());
+  for (size_t i = 0; i < order.size(); ++i) order[i] = i;
+  auto top_left = [&](size_t i) { return boxes[i][0]; };
+  std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) {
+    const Point pa = top_left(a), pb = top_left(b);
+    return pa.y < pb.y || (pa.y == pb.y && pa.x < pb.x);
   });
-  for (size_t i = 0; i + 1 < boxes.size(); ++i) {
+  for (size_t i = 0; i + 1 < order.size(); ++i) {
     for (size_t j = i + 1; j-- > 0;) {
-      if (std::abs(boxes[j + 1].box[0].y - boxes[j].box[0].y) < tolerance && boxes[j + 1].box[0].x < boxes[j].box[0].x)
-        std::swap(boxes[j], boxes[j + 1]);
+      const Point next = top_left(order[j + 1]), here = top_left(order[j]);
+      if (std::abs(next.y - here.y) < tolerance && next.x < here.x)
+        std::swap(order[j], order[j + 1]);
       else
         break;
     }
   }
+  return order;
+}
+
+void sort_reading_order(std::vector<DetBox>& boxes, float tolerance) {
+  std::vector<Quad> quads;
+  quads.reserve(boxes.size());
+  for (const DetBox& b : boxes) quads.push_back(b.box);
+  std::vector<DetBox> sorted;
+  sorted.reserve(boxes.size());
+  for (size_t i : reading_order(quads, tolerance)) sorted.push_back(boxes[i]);
+  boxes = std::move(sorted);
 }
 
 }  // namespace gk::ocr

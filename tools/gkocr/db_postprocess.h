@@ -5,6 +5,7 @@
 #pragma once
 
 #include <array>
+#include <cstddef>
 #include <cstdint>
 #include <vector>
 
@@ -21,6 +22,9 @@ struct DbOptions {
   float thresh = 0.3f;        // binarisation of the probability map
   float box_thresh = 0.6f;    // minimum mean probability inside a box
   float unclip_ratio = 1.5f;  // offset distance = area * ratio / perimeter
+  // The ratio the word-gap thresholds (word_gaps.h) were measured at: each box
+  // says how much taller it is than it would be there (DetBox::height_scale).
+  float reference_unclip_ratio = 1.5f;
   float min_size = 3;         // shorter side of a box, in map pixels
   int max_candidates = 1000;
 };
@@ -28,6 +32,9 @@ struct DbOptions {
 struct DetBox {
   Quad box;
   float score = 0;
+  // The box's height at reference_unclip_ratio over its height at unclip_ratio
+  // (1 when the two are equal): word gaps are measured against the former.
+  float height_scale = 1;
 };
 
 // 8-connected regions of mask != 0; each region as its pixels' (x, y).
@@ -44,6 +51,10 @@ Quad min_area_box(const std::vector<Point>& hull, float* short_side);
 // upper of the two right points second.
 Quad order_mini_box(Quad corners);
 
+// PaddleOCR's order_points_clockwise: the two leftmost points top then bottom, the
+// two rightmost likewise; returns tl, tr, br, bl.
+Quad order_clockwise(Quad corners);
+
 // Mean of prob over the pixels whose centres lie inside the box.
 float box_score(const float* prob, int width, int height, const Quad& box);
 
@@ -59,7 +70,9 @@ float polygon_area(const std::vector<Point>& poly);
 std::vector<DetBox> db_boxes(const float* prob, int map_w, int map_h, int image_w, int image_h,
                              const DbOptions& options = {});
 
-// Reading order: by top-left y, then left to right within `tolerance` pixels of y.
+// Reading order: by top-left y, then left to right within `tolerance` pixels of y
+// (PaddleOCR's sorted_boxes). The indices of boxes in that order.
+std::vector<std::size_t> reading_order(const std::vector<Quad>& boxes, float tolerance = 10);
 void sort_reading_order(std::vector<DetBox>& boxes, float tolerance = 10);
 
 }  // namespace gk::ocr

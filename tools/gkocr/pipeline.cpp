@@ -48,6 +48,26 @@ std::vector<size_t> by_aspect(const std::vector<Image>& crops) {
   return order;
 }
 
+// A crop with a margin (crop padding, a large unclip ratio) lets the recogniser
+// emit its space class on the blank margin at either end (" gkrun reads this
+// line " at unclip 1.8, pad_x 0.2), and a word gap wider than the model has seen
+// (a line the detector split, joined) may come out as two spaces a blank apart or
+// as the ideographic space U+3000 ("Train departs\u3000at", Serif at
+// -interword-spacing 36): U+3000 becomes ' ', runs of spaces become one, and
+// none starts or ends a line.
+std::string normalize_spaces(const std::string& s) {
+  static const std::string kIdeographicSpace = "\xE3\x80\x80";
+  std::string out;
+  for (size_t i = 0; i < s.size(); ++i) {
+    char c = s[i];
+    if (s.compare(i, kIdeographicSpace.size(), kIdeographicSpace) == 0) c = ' ', i += kIdeographicSpace.size() - 1;
+    if (c == ' ' && (out.empty() || out.back() == ' ')) continue;
+    out += c;
+  }
+  if (!out.empty() && out.back() == ' ') out.pop_back();
+  return out;
+}
+
 }  // namespace
 
 Result<std::unique_ptr<OcrPipeline>> OcrPipeline::open(const OcrOptions& options) {
@@ -101,29 +121,86 @@ Result<OcrResult> OcrPipeline::run(const Image& image, Profiler* profiler) const
   result.ms.postprocess = now_ms() - t;
   result.boxes = static_cast<int>(boxes.size());
 
+  const std::vector<LineGroup> groups = group_line_boxes(boxes, options_.join);
+  result.joined = static_cast<int>(boxes.size() - groups.size());
+  const bool per_part = options_.join.enabled && !options_.join.before_recognition;
+  const float pad_x = options_.crop_pad_x, pad_y = options_.crop_pad_y;
+
   t = now_ms();
-  std::vector<Image> crops;
-  crops.reserve(boxes.size());
-  for (const DetBox& b : boxes) crops.push_back(crop_text(image, b.box));
+  std::vector<Image> part_crops;  // one per detector box
+  part_crops.reserve(boxes.size());
+  for (const DetBox& b : boxes) part_crops.push_back(crop_text(image, pad_box(b.box, pad_x, pad_y)));
   result.ms.crop = now_ms() - t;
 
-  std::vector<OcrLine> lines(boxes.size());
-  for (size_t i = 0; i < boxes.size(); ++i) lines[i].box = boxes[i].box;
-  if (cls_ && !crops.empty()) {
+  // The classifier sees each detector box: a joined line squeezed into its 192
+  // columns can look upside down to it (wide_mono.png of the tuning set at
+  // unclip 2.1: turned, then read as "   "). A line turns when the parts holding
+  // most of its width say so.
+  std::vector<bool> line_flip(groups.size(), false);
+  if (cls_ && !part_crops.empty()) {
     t = now_ms();
     int dump_index = 0;
-    GK_TRY(std::vector<bool> flip, classify(crops, ro, &dump_index));
-    for (size_t i = 0; i < crops.size(); ++i)
-      if (flip[i]) {
-        crops[i] = rotate180(crops[i]);
-        lines[i].rotated = true;
+    GK_TRY(std::vector<bool> flip, classify(part_crops, ro, &dump_index));
+    for (size_t g = 0; g < groups.size(); ++g) {
+      int64_t turned = 0, total = 0;
+      for (size_t part : groups[g].parts) {
+        total += part_crops[part].width;
+        if (flip[part]) turned += part_crops[part].width;
       }
+      line_flip[g] = 2 * turned > total;
+    }
     result.ms.cls = now_ms() - t;
   }
-  if (!crops.empty()) GK_RETURN_IF_ERROR(recognise(crops, ro, &lines, &result.ms));
 
-  for (OcrLine& line : lines)
-    if (line.confidence >= options_.drop_score) result.lines.push_back(std::move(line));
+  // The recogniser reads one crop per line (a joined line is cropped anew from
+  // its joined box), or one per detector box when the parts are read apart and
+  // their texts joined.
+  t = now_ms();
+  std::vector<Image> crops;
+  std::vector<size_t> crop_line;    // the group each crop belongs to
+  std::vector<double> gap_heights;  // per crop: the share of its rows word gaps are measured against
+  // The word-gap thresholds are fractions of the box's height at the reference
+  // unclip ratio and without padding, where they were measured.
+  auto add = [&](size_t g, Image crop, const DetBox& b) {
+    crops.push_back(line_flip[g] ? rotate180(crop) : std::move(crop));
+    crop_line.push_back(g);
+    gap_heights.push_back(b.height_scale / (1.0 + 2.0 * pad_y));
+  };
+  for (size_t g = 0; g < groups.size(); ++g) {
+    const std::vector<size_t>& parts = groups[g].parts;
+    if (per_part || parts.size() == 1) {
+      for (size_t part : parts) add(g, part_crops[part], boxes[part]);
+    } else {
+      add(g, crop_text(image, pad_box(groups[g].box.box, pad_x, pad_y)), groups[g].box);
+    }
+  }
+  result.ms.crop += now_ms() - t;
+
+  std::vector<OcrLine> pieces(crops.size());
+  if (!crops.empty()) GK_RETURN_IF_ERROR(recognise(crops, gap_heights, ro, &pieces, &result.ms));
+
+  // A line's pieces left to right; each piece below drop_score is dropped as
+  // PaddleOCR drops a box, and the line's confidence is the kept pieces' mean,
+  // weighted by their characters.
+  std::vector<OcrLine> lines(groups.size());
+  std::vector<double> weight(groups.size(), 0);
+  for (size_t i = 0; i < pieces.size(); ++i) {
+    OcrLine& piece = pieces[i];
+    if (piece.confidence < options_.drop_score || piece.text.empty()) continue;
+    const size_t g = crop_line[i];
+    OcrLine& line = lines[g];
+    const double w = static_cast<double>(std::max<size_t>(1, piece.raw_text.size()));
+    if (!line.raw_text.empty()) line.text += ' ', line.raw_text += ' ';
+    line.text += piece.text;
+    line.raw_text += piece.raw_text;
+    line.confidence = static_cast<float>((line.confidence * weight[g] + piece.confidence * w) / (weight[g] + w));
+    weight[g] += w;
+  }
+  for (size_t g = 0; g < groups.size(); ++g) {
+    lines[g].box = groups[g].box.box;
+    lines[g].rotated = line_flip[g];
+    if (weight[g] > 0) result.lines.push_back(std::move(lines[g]));
+  }
   if (profiler) GK_RETURN_IF_ERROR(profiler->resolve());
   result.ms.total = now_ms() - start;
   return result;
@@ -153,8 +230,8 @@ Result<std::vector<bool>> OcrPipeline::classify(const std::vector<Image>& crops,
   return flip;
 }
 
-Status OcrPipeline::recognise(const std::vector<Image>& crops, const RunOptions& ro, std::vector<OcrLine>* lines,
-                              OcrTimings* ms) const {
+Status OcrPipeline::recognise(const std::vector<Image>& crops, const std::vector<double>& gap_heights,
+                              const RunOptions& ro, std::vector<OcrLine>* lines, OcrTimings* ms) const {
   const std::vector<size_t> order = by_aspect(crops);
   int dump_index = 0;
   for (size_t begin = 0; begin < order.size(); begin += options_.batch) {
@@ -184,14 +261,14 @@ Status OcrPipeline::recognise(const std::vector<Image>& crops, const RunOptions&
       line.confidence = d.confidence;
       line.raw_text = d.text;
       if (!options_.word_gaps.enabled || d.chars.size() < 2) {
-        line.text = std::move(d.text);
+        line.text = normalize_spaces(d.text);
         continue;
       }
       evidence.ink = ink_columns(x.data<float>() + i * 3 * height * width, height, width,
                                  crop_input_width(*batch[i], width));
       evidence.px_per_step = static_cast<double>(width) / static_cast<double>(s[1]);
-      evidence.height = height;
-      line.text = space_words(d, charset_, evidence, options_.word_gaps);
+      evidence.height = height * gap_heights[order[begin + i]];
+      line.text = normalize_spaces(space_words(d, charset_, evidence, options_.word_gaps));
     }
     ms->decode += now_ms() - t;
   }

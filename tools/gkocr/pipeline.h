@@ -8,6 +8,7 @@
 #include "tools/gkocr/ctc_decode.h"
 #include "tools/gkocr/db_postprocess.h"
 #include "tools/gkocr/image.h"
+#include "tools/gkocr/line_join.h"
 #include "tools/gkocr/word_gaps.h"
 
 #include <memory>
@@ -24,7 +25,14 @@ struct OcrOptions {
   int batch = 6;                 // crops per cls/rec run (PaddleOCR's rec_batch_num)
   float drop_score = 0.5f;       // lines below this confidence are dropped
   std::string dump_dir;          // when set: every model input/output as .npy
-  DbOptions db;
+  // The unclip ratio and the crop padding were chosen on the tuning set
+  // (tests/ocr/render_tuneset.sh, 134 lines; tools/gkocr/sweep_params.py; the
+  // table is in docs/ocr-tuning.md). PaddleOCR's unclip ratio, 1.5, gives boxes
+  // that end at the ink, and the recogniser then reads "Invoice" as "Inv0ice".
+  DbOptions db{.unclip_ratio = 2.1f};
+  JoinOptions join;              // boxes the detector split on one line become one line
+  float crop_pad_x = 0.1f;       // each end of a crop grows by this x the box height (pad_box)
+  float crop_pad_y = 0;          // its top and bottom likewise
   WordGapOptions word_gaps;      // spaces between words from the CTC alignment and the crop
 };
 
@@ -51,6 +59,7 @@ struct OcrResult {
   std::vector<OcrLine> lines;
   OcrTimings ms;
   int boxes = 0;        // detected before the confidence filter
+  int joined = 0;       // boxes that joined another one's line (boxes - lines before the filter)
 };
 
 class OcrPipeline {
@@ -68,8 +77,10 @@ class OcrPipeline {
  private:
   OcrPipeline() = default;
   Result<std::vector<bool>> classify(const std::vector<Image>& crops, const RunOptions& ro, int* dump_index) const;
-  Status recognise(const std::vector<Image>& crops, const RunOptions& ro, std::vector<OcrLine>* lines,
-                   OcrTimings* ms) const;
+  // gap_heights[i]: the share of crop i's height the word-gap rule measures
+  // against (the reference box without padding).
+  Status recognise(const std::vector<Image>& crops, const std::vector<double>& gap_heights, const RunOptions& ro,
+                   std::vector<OcrLine>* lines, OcrTimings* ms) const;
   Status dump(const std::string& name, const HostTensor& tensor) const;
 
   OcrOptions options_;

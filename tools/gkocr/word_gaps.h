@@ -16,9 +16,11 @@ namespace gk::ocr {
 
 // The rule works on the widest ink-free run of columns between two consecutive
 // characters (from the centre of the first one's last time step to the centre of
-// the next one's first), as a fraction of the crop's height (48 px at the
-// recogniser's input, about the line's ink height: the detector's box hugs
-// ascenders and descenders). A gap is a word space when
+// the next one's first), as a fraction of the line's height: LineEvidence::height,
+// the rows of the recogniser's 48 that the detector box would fill at unclip 1.5
+// without vertical padding (about the line's ink height: that box hugs ascenders
+// and descenders), where the thresholds below were measured. A gap is a word
+// space when
 //   gap >= sure_gap, or
 //   gap >= min_gap and the space class reached min_space_prob in the gap's steps
 //     (the recogniser saw a space but the blank won), or
@@ -68,7 +70,7 @@ struct LineEvidence {
   int64_t steps = 0, classes = 0;
   std::vector<uint8_t> ink;  // per input column of the crop, 1 where it holds ink
   double px_per_step = 8;    // input width / steps
-  int height = 48;
+  double height = 48;         // the line height the gap fractions refer to, in input rows
 };
 
 // d.text with one ' ' inserted between consecutive characters whose gap passes
