@@ -100,7 +100,10 @@ Result<HostTensor> ExternalDataFiles::load(std::string_view tensor_name, DType d
   std::string location;
   std::optional<uint64_t> offset, length;
   bool has_location = false;
-  for (const auto& [key, value] : entries) {
+  for (const auto& entry : entries) {
+    // Named, not structured bindings: clang 14 (the sanitizer build) cannot capture those.
+    const std::string& key = entry.first;
+    const std::string& value = entry.second;
     auto number = [&](std::optional<uint64_t>& out) -> Status {
       out = parse_u64(value);
       if (!out)

@@ -25,6 +25,9 @@ static GK_FN int64_t gk_gs_norm(I raw, int64_t dim, int32_t* flag) {
 }
 
 // data viewed as [outer, axis_dim, inner], indices flat (n_idx); out [outer, n_idx, inner].
+// The CPU twin (ops/gather_scatter/gather_scatter_cpu.cpp) steps (outer, index)
+// like an odometer and copies each inner run.
+#ifdef __CUDACC_RTC__
 template <typename W, typename I>
 GK_KERNEL void gk_gs_gather(const W* GK_RESTRICT data, const I* GK_RESTRICT idx, W* GK_RESTRICT out,
                             int64_t axis_dim, int64_t inner, int64_t n_idx, int32_t* flag, int64_t n) {
@@ -35,6 +38,7 @@ GK_KERNEL void gk_gs_gather(const W* GK_RESTRICT data, const I* GK_RESTRICT idx,
     out[i] = data[(o * axis_dim + v) * inner + k];
   }
 }
+#endif
 
 // map: the indices' dims with the data's strides, 0 on the axis.
 template <typename W, typename I>
