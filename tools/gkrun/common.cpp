@@ -140,12 +140,13 @@ HostTensor random_tensor(DType dtype, const Shape& shape, std::mt19937_64& rng) 
 Result<std::vector<NamedTensor>> make_inputs(const Session& session, const ModelFlags& flags) {
   GK_TRY(auto files, parse_pairs(flags.inputs, "--input"));
   GK_TRY(auto shape_texts, parse_pairs(flags.shapes, "--shape"));
-  for (const auto& [name, _] : files)
-    if (std::none_of(session.inputs().begin(), session.inputs().end(), [&](const IoDesc& d) { return d.name == name; }))
-      return invalid_argument("--input: the model has no input '{}'", name);
-  for (const auto& [name, _] : shape_texts)
-    if (std::none_of(session.inputs().begin(), session.inputs().end(), [&](const IoDesc& d) { return d.name == name; }))
-      return invalid_argument("--shape: the model has no input '{}'", name);
+  auto known = [&](const std::string& name) {
+    return std::any_of(session.inputs().begin(), session.inputs().end(), [&](const IoDesc& d) { return d.name == name; });
+  };
+  for (const auto& entry : files)
+    if (!known(entry.first)) return invalid_argument("--input: the model has no input '{}'", entry.first);
+  for (const auto& entry : shape_texts)
+    if (!known(entry.first)) return invalid_argument("--shape: the model has no input '{}'", entry.first);
   std::mt19937_64 rng(flags.seed);
   std::vector<NamedTensor> out;
   for (const IoDesc& in : session.inputs()) {
