@@ -373,14 +373,17 @@ void gk_conv_depthwise(const T* X, const T* W, const T* B, T* Y, gk_conv_args a,
             const int64_t lo = std::max(c0, a.s[2] == 1 ? -wofs : floor_div(-wofs + a.s[2] - 1, a.s[2]));
             const int64_t hi = std::min(c1, a.s[2] == 1 ? a.in[2] - wofs : floor_div(a.in[2] - 1 - wofs, a.s[2]) + 1);
             const T* src = xr + wofs;
-            Acc* dst = blk - c0;
+            // blk[ow - c0] for ow in [c0, c1): the chunk's base is not moved below
+            // the array (pointer arithmetic out of bounds is undefined; UBSan).
             if (a.s[2] == 1)
-              for (int64_t ow = lo; ow < hi; ++ow) dst[ow] = gk_madd(static_cast<Acc>(src[ow]), wv, dst[ow]);
+              for (int64_t ow = lo; ow < hi; ++ow)
+                blk[ow - c0] = gk_madd(static_cast<Acc>(src[ow]), wv, blk[ow - c0]);
             else if (a.s[2] == 2)  // a constant stride vectorises
-              for (int64_t ow = lo; ow < hi; ++ow) dst[ow] = gk_madd(static_cast<Acc>(src[ow * 2]), wv, dst[ow]);
+              for (int64_t ow = lo; ow < hi; ++ow)
+                blk[ow - c0] = gk_madd(static_cast<Acc>(src[ow * 2]), wv, blk[ow - c0]);
             else
               for (int64_t ow = lo; ow < hi; ++ow)
-                dst[ow] = gk_madd(static_cast<Acc>(src[ow * a.s[2]]), wv, dst[ow]);
+                blk[ow - c0] = gk_madd(static_cast<Acc>(src[ow * a.s[2]]), wv, blk[ow - c0]);
           }
         }
       }
@@ -411,7 +414,7 @@ void gk_col2im(const T* col, const T* B, T* Y, gk_conv_args a, int32_t epi, floa
     for (int64_t c0 = 0; c0 < a.out[2]; c0 += kChunk) {
       const int64_t c1 = std::min(a.out[2], c0 + kChunk);
       for (int64_t j = 0; j < c1 - c0; ++j) acc[j] = Acc(0);
-      Acc* dst = acc - c0;  // dst[ow] for ow in [c0, c1)
+      // acc[ow - c0] for ow in [c0, c1) (not a base moved below the array: UBSan).
       for (int64_t kd = 0; kd < a.k[0]; ++kd) {
         const int64_t td = od + a.pad[0] - kd * a.dil[0];
         if (td < 0 || td % a.s[0] != 0 || td / a.s[0] >= a.in[0]) continue;
@@ -428,9 +431,9 @@ void gk_col2im(const T* col, const T* B, T* Y, gk_conv_args a, int32_t epi, floa
             const int64_t hi = std::min(c1, off + a.in[2] * s2);  // exclusive bound on ow
             int64_t ow = off + iw * s2;
             if (s2 == 1)
-              for (; ow < hi; ++ow, ++iw) dst[ow] = dst[ow] + static_cast<Acc>(src[iw]);
+              for (; ow < hi; ++ow, ++iw) acc[ow - c0] = acc[ow - c0] + static_cast<Acc>(src[iw]);
             else
-              for (; ow < hi; ow += s2, ++iw) dst[ow] = dst[ow] + static_cast<Acc>(src[iw]);
+              for (; ow < hi; ow += s2, ++iw) acc[ow - c0] = acc[ow - c0] + static_cast<Acc>(src[iw]);
           }
         }
       }
