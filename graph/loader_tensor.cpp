@@ -135,7 +135,15 @@ Result<HostTensor> from_typed_fields(onnx::TensorProto& t, const TensorHeader& h
 
 }  // namespace
 
+Result<HostTensor> decode_tensor_bytes(onnx::TensorProto& t, ExternalDataFiles& files, std::string_view what);
+
 Result<HostTensor> decode_tensor(onnx::TensorProto& t, ExternalDataFiles& files, std::string_view what) {
+  GK_TRY(HostTensor h, decode_tensor_bytes(t, files, what));
+  return canonical_bools(std::move(h));
+}
+
+// The tensor's elements as stored (raw_data, external data, or the typed fields).
+Result<HostTensor> decode_tensor_bytes(onnx::TensorProto& t, ExternalDataFiles& files, std::string_view what) {
   if (t.has_segment())
     return unimplemented("tensor '{}': segmented tensors (TensorProto.segment) are not supported", what);
   GK_TRY(TensorHeader h, read_header(t.data_type(), t.dims(), what));

@@ -94,7 +94,8 @@ Result<HostTensor> parse_npy(std::string_view data, const std::string& path) {
   if (data.size() - offset < bytes)
     return invalid_argument("{}: .npy data is {} bytes, shape {} of {} needs {}", path, data.size() - offset,
                             shape_str(shape), dtype_name(dtype), bytes);
-  return HostTensor::from_bytes(dtype, shape, data.data() + offset, bytes);
+  GK_TRY(HostTensor t, HostTensor::from_bytes(dtype, shape, data.data() + offset, bytes));
+  return canonical_bools(std::move(t));
 }
 
 Status write_npy(const std::string& path, const HostTensor& tensor) {

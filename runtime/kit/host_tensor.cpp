@@ -130,4 +130,16 @@ Result<HostTensor> HostTensor::reshaped(Shape shape) const {
   return t;
 }
 
+Result<HostTensor> canonical_bools(HostTensor t) {
+  if (t.dtype() != DType::kBool || t.numel() == 0) return t;
+  const uint8_t* p = static_cast<const uint8_t*>(t.raw());
+  int64_t i = 0;
+  while (i < t.numel() && p[i] <= 1) ++i;
+  if (i == t.numel()) return t;
+  GK_TRY(HostTensor out, HostTensor::allocate(DType::kBool, t.shape()));
+  uint8_t* q = static_cast<uint8_t*>(out.mutable_bytes());
+  for (int64_t k = 0; k < t.numel(); ++k) q[k] = p[k] != 0;
+  return out;
+}
+
 }  // namespace gk

@@ -69,4 +69,10 @@ class HostTensor {
   std::vector<std::string> strings_;
 };
 
+// A bool tensor whose every byte is 0 or 1: bytes other than 0 and 1 (a model's
+// raw_data, a file, a caller's buffer) become 1, since a kernel reading such a
+// byte as bool is undefined (UBSan: "load of value 139 ... for type 'const
+// bool'"). Any other tensor, or a canonical one, comes back as it is, uncopied.
+Result<HostTensor> canonical_bools(HostTensor t);
+
 }  // namespace gk

@@ -70,7 +70,13 @@ Result<GkBuf> Kit::upload(const HostTensor& tensor) {
     return invalid_argument("Kit::upload: string tensors ({}) cannot go to a device",
                             shape_str(tensor.shape()));
   GK_TRY(GkBuf buf, alloc(tensor.dtype(), tensor.numel()));
-  if (buf.bytes() > 0) GK_RETURN_IF_ERROR(buf.upload_raw(tensor.raw(), tensor.bytes()));
+  if (buf.bytes() == 0) return buf;
+  if (tensor.dtype() == DType::kBool) {  // a caller's bools may hold any byte: kernels see 0 or 1
+    GK_TRY(HostTensor canonical, canonical_bools(tensor));
+    GK_RETURN_IF_ERROR(buf.upload_raw(canonical.raw(), canonical.bytes()));
+    return buf;
+  }
+  GK_RETURN_IF_ERROR(buf.upload_raw(tensor.raw(), tensor.bytes()));
   return buf;
 }
 

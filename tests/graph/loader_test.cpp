@@ -50,6 +50,8 @@ TEST_CASE("loader: initializers in every storage form decode to their values", "
   int32_field("i16", onnx::TensorProto::INT16, {2}, {-32768, 5});
   int32_field("u16", onnx::TensorProto::UINT16, {2}, {65535, 1});
   int32_field("bool", onnx::TensorProto::BOOL, {3}, {0, 1, 5});
+  // raw_data bools may hold any byte (the mutate fuzzer's finding): loaded as 0 or 1.
+  add_initializer(g, "raw_bool", onnx::TensorProto::BOOL, {4})->set_raw_data(std::string("\x00\x01\x8b\xff", 4));
   int32_field("f16", onnx::TensorProto::FLOAT16, {2}, {0x3C00, 0xC000});  // 1.0, -2.0
   int32_field("bf16", onnx::TensorProto::BFLOAT16, {1}, {0x3F80});        // 1.0
   int32_field("f8", 17 /*FLOAT8E4M3FN*/, {1}, {0x38});                    // 1.0
@@ -133,6 +135,7 @@ TEST_CASE("loader: initializers in every storage form decode to their values", "
   CHECK(elements<int16_t>(init(model, "i16")) == std::vector<int16_t>{-32768, 5});
   CHECK(elements<uint16_t>(init(model, "u16")) == std::vector<uint16_t>{65535, 1});
   CHECK(elements<uint8_t>(init(model, "bool")) == std::vector<uint8_t>{0, 1, 1});
+  CHECK(elements<uint8_t>(init(model, "raw_bool")) == std::vector<uint8_t>{0, 1, 1, 1});
   CHECK(init(model, "f16").dtype() == DType::kF16);
   CHECK(elements<uint16_t>(init(model, "f16")) == std::vector<uint16_t>{0x3C00, 0xC000});
   CHECK(elements<uint16_t>(init(model, "bf16")) == std::vector<uint16_t>{0x3F80});

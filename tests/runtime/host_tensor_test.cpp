@@ -109,3 +109,27 @@ TEST_CASE("strings and reshaped", "[runtime][host][nodevice]") {
   CHECK(bad.status().code() == StatusCode::kInvalidArgument);
   CHECK_THAT(bad.status().message(), Catch::Contains("2x3 has 6 elements, 4 has 4"));
 }
+
+namespace gk {
+
+TEST_CASE("canonical_bools: bytes other than 0 and 1 become 1; canonical tensors are not copied", "[runtime]") {
+  const std::vector<uint8_t> bytes = {0, 1, 139, 255, 0, 2};
+  auto raw = HostTensor::from_bytes(DType::kBool, {6}, bytes.data(), bytes.size());
+  REQUIRE(raw.ok());
+  auto fixed = canonical_bools(*raw);
+  REQUIRE(fixed.ok());
+  const uint8_t* p = static_cast<const uint8_t*>(fixed->raw());
+  CHECK(std::vector<uint8_t>(p, p + 6) == std::vector<uint8_t>{0, 1, 1, 1, 0, 1});
+  CHECK(fixed->raw() != raw->raw());
+  auto again = canonical_bools(*fixed);
+  REQUIRE(again.ok());
+  CHECK(again->raw() == fixed->raw());
+  // Other dtypes pass through as they are.
+  auto u8 = HostTensor::from_bytes(DType::kU8, {6}, bytes.data(), bytes.size());
+  REQUIRE(u8.ok());
+  auto same = canonical_bools(*u8);
+  REQUIRE(same.ok());
+  CHECK(same->raw() == u8->raw());
+}
+
+}  // namespace gk
