@@ -222,6 +222,28 @@ class TinyDetr(torch.nn.Module):
         return xyxy, scores, labels[order]
 
 
+def register_roi_align_opset16():
+    """torchvision 0.14 writes RoiAlign without coordinate_transformation_mode at
+    every opset; from opset 16 that attribute defaults to half_pixel (aligned=True),
+    so its opset-17 R-CNN exports compute other boxes than PyTorch (ONNX Runtime
+    then gives 9 detections where PyTorch gives 10). The opset-16 form below is
+    torchvision 0.15's: the mode named, output_half_pixel for aligned=False."""
+    from torch.onnx import register_custom_op_symbolic
+    from torch.onnx.symbolic_helper import parse_args
+    from torch.onnx.symbolic_opset11 import select, squeeze
+    from torch.onnx.symbolic_opset9 import _cast_Long
+
+    @parse_args("v", "v", "f", "i", "i", "i", "i")
+    def roi_align(g, input, rois, spatial_scale, pooled_height, pooled_width, sampling_ratio, aligned):
+        batch = _cast_Long(g, squeeze(g, select(g, rois, 1, g.op("Constant", value_t=torch.tensor([0]))), 1), False)
+        rois = select(g, rois, 1, g.op("Constant", value_t=torch.tensor([1, 2, 3, 4])))
+        return g.op("RoiAlign", input, rois, batch, spatial_scale_f=spatial_scale, output_height_i=pooled_height,
+                    output_width_i=pooled_width, sampling_ratio_i=max(sampling_ratio, 0),
+                    coordinate_transformation_mode_s="half_pixel" if aligned else "output_half_pixel")
+
+    register_custom_op_symbolic("torchvision::roi_align", roi_align, 16)
+
+
 # ----------------------------------------------------------------------------
 # The model list.
 
@@ -495,6 +517,7 @@ def main():
             print(f"export_detection: unknown model '{n}' (known: {', '.join(MODELS)})", file=sys.stderr)
             return 2
     os.makedirs(a.out_dir, exist_ok=True)
+    register_roi_align_opset16()
     manifest_path = os.path.join(a.out_dir, "manifest.json")
     manifest = json.load(open(manifest_path)) if os.path.exists(manifest_path) else {}
     failed = 0
@@ -506,6 +529,8 @@ def main():
             failed += 1
             continue
         if entry:
+            # read again: another export may have written it since
+            manifest = json.load(open(manifest_path)) if os.path.exists(manifest_path) else {}
             manifest[n] = entry
             with open(manifest_path + ".tmp", "w") as f:
                 json.dump(manifest, f, indent=1, sort_keys=True)
@@ -516,7 +541,8 @@ def main():
                 some, none = ort_counts(p, a.out_dir, n)
                 ok = some > 0 and none == 0
                 failed += not ok
-                line += f"  ORT detections: shapes {some}, grey {none} {'ok' if ok else 'FAIL'}"
+                torch_some = manifest.get(n, {}).get("torch_some")
+                line += f"  ORT detections: shapes {some} (PyTorch {torch_some}), grey {none} {'ok' if ok else 'FAIL'}"
             print(line, flush=True)
     return 1 if failed else 0
 
