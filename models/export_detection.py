@@ -287,7 +287,7 @@ RCNN_SMALL = dict(min_size=320, max_size=320, rpn_pre_nms_top_n_test=200, rpn_po
 
 # name: (builder, image shape CHW, slow)
 MODELS = {
-    "ssd300_vgg16": (tv(tvd.ssd300_vgg16, cls_layers=ssd_cls), (3, 300, 300), False),
+    "ssd300_vgg16": (tv(tvd.ssd300_vgg16, cls_layers=ssd_cls), (3, 300, 300), True),  # VGG-16: 31 GFLOPs
     "ssdlite320_mobilenet_v3_large": (tv(tvd.ssdlite320_mobilenet_v3_large, cls_layers=ssd_cls), (3, 320, 320),
                                       False),
     "retinanet_resnet50_fpn": (tv(tvd.retinanet_resnet50_fpn, cls_layers=tv_cls, min_size=320, max_size=320),
