@@ -6,8 +6,11 @@ test). Uses Debian's python3-torch 1.13 / python3-torchvision 0.14, whose only
 ONNX exporter is the TorchScript one (torch.onnx.export; the dynamo exporter
 arrived in torch 2.x).
 
-    /usr/bin/python3 models/export_detection.py OUT_DIR [--only NAME ...] [--opset 11|17 ...]
+    /usr/bin/python3 models/export_detection.py OUT_DIR [--only NAME ... | --light] [--opset 11|17 ...]
                                                [--verify] [--force] [--list]
+
+--light exports the models the `detect` test label runs (not the slow ones:
+SSD300-VGG16 and the ResNet-50 detectors, `detect-slow`); scripts/setup.sh uses it.
 
 Writes OUT_DIR/NAME_opsetN.onnx for each model and opset (both 11 and 17 unless
 --opset says), and per model the two test images OUT_DIR/NAME.some.npy (seeded
@@ -499,6 +502,7 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("out_dir", nargs="?")
     ap.add_argument("--only", nargs="+", metavar="NAME")
+    ap.add_argument("--light", action="store_true", help="only the models that are not slow")
     ap.add_argument("--opset", nargs="+", type=int, choices=(11, 17), default=[11, 17])
     ap.add_argument("--verify", action="store_true")
     ap.add_argument("--force", action="store_true")
@@ -511,7 +515,7 @@ def main():
     if not a.out_dir:
         ap.print_usage()
         return 2
-    names = a.only or list(MODELS)
+    names = a.only or [n for n, (_, _, slow) in MODELS.items() if not (a.light and slow)]
     for n in names:
         if n not in MODELS:
             print(f"export_detection: unknown model '{n}' (known: {', '.join(MODELS)})", file=sys.stderr)
