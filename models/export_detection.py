@@ -13,7 +13,9 @@ arrived in torch 2.x).
 SSD300-VGG16 and the ResNet-50 detectors, `detect-slow`); scripts/setup.sh uses it.
 
 Writes OUT_DIR/NAME_opsetN.onnx for each model and opset (both 11 and 17 unless
---opset says), and per model the two test images OUT_DIR/NAME.some.npy (seeded
+--opset says; for the models in DYNAMIC also NAME_dynamic_opset17.onnx, whose
+image height and width are dynamic, and NAME.crop.npy, an image of another size
+for it), and per model the two test images OUT_DIR/NAME.some.npy (seeded
 coloured shapes: some detections) and OUT_DIR/NAME.none.npy (constant grey: no
 detection), and OUT_DIR/manifest.json (input name and shape, output names, the
 detection counts PyTorch gave, whether the model is a slow one). Existing model
@@ -463,10 +465,24 @@ def build_calibrated(name):
     return model, some, none, t, n_some
 
 
+# Also exported with the image's height and width dynamic (opset 17 only), and run
+# by the test on a third image of another size on the same session: the shapes
+# downstream (resize, anchors, feature maps) then come from the run.
+DYNAMIC = ("ssdlite320_mobilenet_v3_large", "fasterrcnn_mobilenet_v3_large_320_fpn", "yolo_nms", "yolo_onnx_nms")
+
+
+def crop_of(image):
+    """Three quarters of the image's height (240 of 320, 192 of 256)."""
+    h = image.shape[-2]
+    return image[..., h // 16: h // 16 + 3 * h // 4, :].contiguous()
+
+
 def export(name, out_dir, opsets, force):
     _, shape, slow = MODELS[name]
     paths = {o: os.path.join(out_dir, f"{name}_opset{o}.onnx") for o in opsets}
-    todo = [o for o in opsets if force or not os.path.exists(paths[o])]
+    if name in DYNAMIC and 17 in opsets:
+        paths["dynamic"] = os.path.join(out_dir, f"{name}_dynamic_opset17.onnx")
+    todo = [o for o in paths if force or not os.path.exists(paths[o])]
     entry = None
     if todo or not os.path.exists(os.path.join(out_dir, name + ".some.npy")):
         model, some, none, t, n_some = build_calibrated(name)
@@ -475,10 +491,17 @@ def export(name, out_dir, opsets, force):
         outputs = model.outputs if isinstance(model, TorchvisionDetector) else BOX_OUT
         entry = {"input": "image", "shape": list(shape), "outputs": outputs, "threshold": t,
                  "torch_some": n_some, "torch_none": 0, "slow": slow}
+        if "dynamic" in paths:
+            crop = crop_of(some)
+            np.save(os.path.join(out_dir, name + ".crop.npy"), crop.numpy().astype(np.float32))
+            with torch.no_grad():
+                entry["torch_crop"] = model(crop)[1].numel()
         for o in todo:
             tmp = paths[o] + ".tmp"
-            torch.onnx.export(model, (some,), tmp, opset_version=o, input_names=["image"], output_names=outputs,
-                              do_constant_folding=True)
+            dynamic = o == "dynamic"
+            axes = {"image": {len(shape) - 2: "height", len(shape) - 1: "width"}} if dynamic else None
+            torch.onnx.export(model, (some,), tmp, opset_version=17 if dynamic else o, input_names=["image"],
+                              output_names=outputs, dynamic_axes=axes, do_constant_folding=True)
             os.replace(tmp, paths[o])
     return paths, entry
 

@@ -50,7 +50,9 @@ TEST_CASE("detect ties: TopK and NonMaxSuppression take the lower index first, a
                                         std::vector<float>{0, 0, 1, 1, 2, 2, 3, 3, 0, 0, 1, 1, 6, 6, 7, 7})},
       {"scores", HostTensor::from_vector(DType::kF32, {1, 1, 4}, std::vector<float>{0.5f, 0.9f, 0.5f, 0.9f})},
   };
-  for (const auto& [engine, out] : {std::pair{"gkrun", run_gk(m, in)}, std::pair{"ONNX Runtime", run_ort(m, in, "ties")}}) {
+  const std::pair<const char*, Outputs> engines[] = {{"gkrun", run_gk(m, in)},
+                                                     {"ONNX Runtime", run_ort(m, in, "ties")}};
+  for (const auto& [engine, out] : engines) {
     INFO(engine);
     CHECK(i64s(out.at("top_i")) == std::vector<int64_t>{1, 3, 4, 2});
     CHECK(i64s(out.at("low_i")) == std::vector<int64_t>{0, 5, 2});
