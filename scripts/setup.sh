@@ -46,3 +46,12 @@ if [ ! -f models/cache/lraspp.onnx ]; then
   /usr/bin/python3 models/export_torchvision.py models/cache >/dev/null 2>&1 ||
     echo "setup: torchvision export failed; those differential tests will be skipped" >&2
 fi
+
+# The light detection models (ctest -L detect), post-processing in the graph,
+# random weights; a model that fails to export is skipped by its test. The slow
+# ones (detect-slow) are exported by hand: models/export_detection.py models/cache/detect
+if [ ! -f models/cache/detect/manifest.json ]; then
+  echo "setup: exporting the light detection models to models/cache/detect"
+  /usr/bin/python3 models/export_detection.py models/cache/detect --light >/dev/null 2>&1 ||
+    echo "setup: some detection models failed to export; their tests will be skipped" >&2
+fi

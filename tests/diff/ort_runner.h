@@ -1,10 +1,11 @@
-// Runs an in-memory ONNX model on ONNX Runtime (onnxruntime-node through
-// tools/ort/run_ort.js) and on gkrun's CPU backend with the same named inputs,
-// for the differential tests whose models are built with ONNX's protobuf classes.
+// Runs an in-memory ONNX model on ONNX Runtime (ort_file_runner.h) and on gkrun's
+// CPU backend with the same named inputs, for the differential tests whose models
+// are built with ONNX's protobuf classes.
 #pragma once
 
 #include "runtime/session.h"
 #include "runtime/tensor_io.h"
+#include "tests/diff/ort_file_runner.h"
 #include "tests/support/skip.h"
 
 #include <onnx/onnx_pb.h>
@@ -22,19 +23,6 @@
 #include <unistd.h>
 
 namespace gk::test {
-
-inline const std::filesystem::path& ort_dir() {
-  static const std::filesystem::path dir = std::filesystem::path(GK_SOURCE_DIR) / "tools" / "ort";
-  return dir;
-}
-
-// Why ONNX Runtime cannot run here ("" when it can).
-inline std::string ort_skip_reason() {
-  if (std::system("node --version >/dev/null 2>&1") != 0) return "node is not installed";
-  if (!std::filesystem::exists(ort_dir() / "node_modules" / "onnxruntime-node"))
-    return "tools/ort/node_modules/onnxruntime-node absent (scripts/setup.sh)";
-  return {};
-}
 
 inline std::string serialize(const onnx::ModelProto& m) {
   std::string bytes;
@@ -55,40 +43,22 @@ inline Result<std::map<std::string, HostTensor>> gk_outputs(const onnx::ModelPro
   return r;
 }
 
-// ONNX Runtime's outputs by name: the model and inputs are written to a fresh
-// folder under the build tree (`key` names it), run_ort.js writes one .npy per
-// output. Output names must be plain file names.
+// ONNX Runtime's outputs by name: the model is written to a fresh folder under
+// the build tree (`key` names it) and run there by ort_run_file.
 inline Result<std::map<std::string, HostTensor>> ort_outputs(const onnx::ModelProto& m,
                                                             const std::vector<NamedTensor>& inputs,
                                                             const std::string& key) {
   namespace fs = std::filesystem;
   const fs::path dir = fs::path(GK_BINARY_DIR) / "ort_models" / fmt::format("{}_{}", key, ::getpid());
   fs::remove_all(dir);
-  fs::create_directories(dir / "out");
+  fs::create_directories(dir);
   {
     std::ofstream f(dir / "model.onnx", std::ios::binary);
     const std::string bytes = serialize(m);
     f.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
   }
-  std::string cmd = fmt::format("node {} {}", (ort_dir() / "run_ort.js").string(), (dir / "model.onnx").string());
-  for (const NamedTensor& in : inputs) {
-    const fs::path file = dir / (in.name + ".npy");
-    GK_RETURN_IF_ERROR(write_npy(file.string(), in.tensor));
-    cmd += fmt::format(" --input {}={}", in.name, file.string());
-  }
-  cmd += fmt::format(" --out-dir {} > {} 2>&1", (dir / "out").string(), (dir / "ort.log").string());
-  if (std::system(cmd.c_str()) != 0) {
-    std::ifstream log(dir / "ort.log");
-    std::string text((std::istreambuf_iterator<char>(log)), {});
-    return internal_error("ONNX Runtime failed on {}: {}", key, text);
-  }
-  std::map<std::string, HostTensor> r;
-  for (const auto& e : fs::directory_iterator(dir / "out")) {
-    if (e.path().extension() != ".npy") continue;
-    GK_TRY(HostTensor t, read_npy(e.path().string()));
-    r.emplace(e.path().stem().string(), std::move(t));
-  }
-  fs::remove_all(dir);
+  auto r = ort_run_file(dir / "model.onnx", inputs, dir / "run");
+  if (r.ok()) fs::remove_all(dir);
   return r;
 }
 

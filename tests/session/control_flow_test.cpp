@@ -141,6 +141,41 @@ TEST_CASE("control flow: a loop-carried value grows past the [0] its body declar
   test::require_error(bad, StatusCode::kInvalidArgument, "input 'acc' has rank 1 (shape 0), the model declares rank 2");
 }
 
+TEST_CASE("control flow: a Loop body's inputs may share a symbol yet differ, as in Keypoint R-CNN's exports",
+          "[session][control]") {
+  // The exporter names dims of different body inputs with one symbol: here p
+  // ([2] each iteration) and acc (0, 1, 2 elements) are both declared ['n'].
+  // ONNX Runtime does not bind a body's symbols across its inputs; nor does gkrun.
+  auto m = test::make_model(8, 13);
+  auto* g = m.mutable_graph();
+  add_info(g->mutable_input(), "M", kInt64, {});
+  add_info(g->mutable_output(), "grown", kFloat, {-1});
+  add_info(g->mutable_output(), "pair", kFloat, {2});
+  add_float_initializer(g, "empty", {0}, {});
+  add_float_initializer(g, "two", {2}, {0, 0});
+  onnx::GraphProto body;
+  body.set_name("body");
+  add_info(body.mutable_input(), "i", kInt64, {});
+  add_info(body.mutable_input(), "cond_in", kBool, {});
+  add_info(body.mutable_input(), "acc", kFloat, {-1}, {"n"});
+  add_info(body.mutable_input(), "p", kFloat, {-1}, {"n"});
+  add_float_initializer(&body, "one", {1}, {1});
+  auto* cast = add_node(&body, "Cast", {"i"}, {"fi"});
+  set_int(cast, "to", kFloat);
+  set_int(add_node(&body, "Concat", {"acc", "one"}, {"acc_out"}), "axis", 0);
+  add_node(&body, "Add", {"p", "fi"}, {"p_out"});
+  add_node(&body, "Identity", {"cond_in"}, {"cond_out"});
+  add_info(body.mutable_output(), "cond_out", kBool, {});
+  add_info(body.mutable_output(), "acc_out", kFloat, {-1});
+  add_info(body.mutable_output(), "p_out", kFloat, {2});
+  set_graph(add_node(g, "Loop", {"M", "", "empty", "two"}, {"grown", "pair"}, "decode"), "body", body);
+  auto s = open(m);
+  auto out = s->run({{"M", scalar_i64(3)}});
+  if (!out.ok()) FAIL(out.status().message());
+  CHECK(values_of((*out)[0].tensor) == std::vector<float>{1, 1, 1});
+  CHECK(values_of((*out)[1].tensor) == std::vector<float>{3, 3});  // 0 + 0 + 1 + 2
+}
+
 TEST_CASE("control flow: Scan slices along its axes, in both directions", "[session][control]") {
   // Running sum over axis 1 of a [2, 3] input, scanned from the end; the scan
   // output is stacked along axis 1 in reverse, so it lines up with the input.

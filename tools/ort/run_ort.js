@@ -3,6 +3,10 @@
 // baseline for benchmarks.
 //   node run_ort.js MODEL --input NAME=FILE.npy ... [--out-dir DIR] [--iterations K] [--warmup W] [--threads N] [--json]
 // Writes each output as DIR/<name>.npy; with --iterations prints latency stats.
+// Several input sets run on one session: each --out-dir ends the set of --input
+// before it (`--input x=a.npy --out-dir A --input x=b.npy --out-dir B`; a later set
+// keeps an earlier set's file for an input it does not name; with one --out-dir the
+// order does not matter). --iterations times the first set.
 'use strict';
 const fs = require('fs');
 const path = require('path');
@@ -52,11 +56,12 @@ function writeNpy(file, tensor) {
 async function main() {
   const args = process.argv.slice(2);
   const opts = { inputs: {}, outDir: null, iterations: 0, warmup: 3, threads: 0, json: false };
+  const sets = [];  // [{inputs, outDir}], one run each
   let model = null;
   for (let i = 0; i < args.length; ++i) {
     const a = args[i];
     if (a === '--input') { const [k, v] = args[++i].split('='); opts.inputs[k] = v; }
-    else if (a === '--out-dir') opts.outDir = args[++i];
+    else if (a === '--out-dir') { opts.outDir = args[++i]; sets.push({ inputs: { ...opts.inputs }, outDir: opts.outDir }); }
     else if (a === '--iterations') opts.iterations = Number(args[++i]);
     else if (a === '--warmup') opts.warmup = Number(args[++i]);
     else if (a === '--threads') opts.threads = Number(args[++i]);
@@ -69,14 +74,23 @@ async function main() {
   const t0 = performance.now();
   const session = await ort.InferenceSession.create(model, sessionOptions);
   const sessionMs = performance.now() - t0;
-  const feeds = {};
-  for (const [name, file] of Object.entries(opts.inputs)) feeds[name] = readNpy(file);
-  const t1 = performance.now();
-  const results = await session.run(feeds);
-  const firstMs = performance.now() - t1;
-  if (opts.outDir) {
-    fs.mkdirSync(opts.outDir, { recursive: true });
-    for (const [name, t] of Object.entries(results)) writeNpy(path.join(opts.outDir, name.replace(/[\/\\:]/g, '_') + '.npy'), t);
+  const readFeeds = inputs => {
+    const feeds = {};
+    for (const [name, file] of Object.entries(inputs)) feeds[name] = readNpy(file);
+    return feeds;
+  };
+  // One --out-dir (or none) takes every --input wherever it stands, as before sets.
+  if (sets.length <= 1) sets.splice(0, sets.length, { inputs: opts.inputs, outDir: opts.outDir });
+  const feeds = readFeeds(sets[0].inputs);
+  let firstMs = 0;
+  for (const [i, set] of sets.entries()) {
+    const t1 = performance.now();
+    const results = await session.run(i === 0 ? feeds : readFeeds(set.inputs));
+    if (i === 0) firstMs = performance.now() - t1;
+    if (set.outDir) {
+      fs.mkdirSync(set.outDir, { recursive: true });
+      for (const [name, t] of Object.entries(results)) writeNpy(path.join(set.outDir, name.replace(/[\/\\:]/g, '_') + '.npy'), t);
+    }
   }
   if (opts.iterations > 0) {
     for (let i = 0; i < opts.warmup; ++i) await session.run(feeds);
