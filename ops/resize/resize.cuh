@@ -178,7 +178,8 @@ struct gk_resize_pass_args {
   int32_t taps, pad_;
 };
 
-// Rounds and saturates into an integer type; float types convert.
+// Truncates toward zero and saturates into an integer type, as the ONNX reference
+// (its float result cast with astype) and ONNX Runtime do; float types convert.
 template <typename T, typename W>
 struct gk_resize_store {
   static GK_FN T cvt(W v) { return (T)v; }
@@ -187,7 +188,6 @@ struct gk_resize_store {
   template <typename W>                                                   \
   struct gk_resize_store<T, W> {                                          \
     static GK_FN T cvt(W v) {                                             \
-      v = gk_rint(v);                                                     \
       if (!(v >= (W)gk_limits<T>::lowest())) return gk_limits<T>::lowest(); \
       if (v >= (W)gk_limits<T>::highest()) return gk_limits<T>::highest(); \
       return (T)v;                                                        \
