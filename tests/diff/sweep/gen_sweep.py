@@ -888,9 +888,51 @@ NOT_SWEPT = {op: _NOT_TENSOR for op in ("If", "Loop", "Scan", "ConcatFromSequenc
                                         "SplitToSequence")}
 NOT_SWEPT.update({op: _STRINGS for op in ("RegexFullMatch", "StringConcat", "StringNormalizer", "StringSplit")})
 
+def gen_integer_extra(c):
+    """Integer paths where a rounding or wrap-around choice shows: uint8 images resized, int16 quantization,
+    integer sums and products that wrap, constant padding with a value."""
+    for dt in (np.uint8, np.int8, np.int32):
+        x = rand([1, 1, 3, 4], dt, 0, 120)
+        for mode in ("nearest", "linear", "cubic"):
+            c.add(f"Resize.{mode}_int.{tname(dt)}", "Resize", [("x", x)], {"mode": mode}, opset=13,
+                  inits=[("scales", np.array([1, 1, 1.5, 0.75], np.float32))], optional_gaps=["x", "", "scales"])
+        c.add(f"Pad.value.{tname(dt)}", "Pad", [("x", rand([2, 3], dt, 0, 100))], opset=13,
+              inits=[("p", np.array([1, 0, 0, 2], np.int64)), ("v", np.array(7, dt))])
+    for dt in (np.int32, np.int64, np.uint8, np.int8):
+        x = rand([2, 400], dt, 0, 120)
+        c.add(f"ReduceSum.wrap.{tname(dt)}", "ReduceSum", [("x", x)], {"keepdims": 0}, opset=13,
+              inits=[("axes", np.array([1], np.int64))])
+        c.add(f"ReduceProd.wrap.{tname(dt)}", "ReduceProd", [("x", rand([2, 40], dt, 1, 7))], {"axes": [1]}, opset=13)
+        c.add(f"MatMul.wrap.{tname(dt)}", "MatMul", [("a", rand([2, 300], dt, 0, 120)), ("b", rand([300, 2], dt, 0, 120))])
+        c.add(f"CumSum.wrap.{tname(dt)}", "CumSum", [("x", rand([300], dt, 0, 120))], opset=14,
+              inits=[("axis", np.array(0, np.int64))])
+    for dt in (np.int16, np.uint16, np.int8, np.uint8):
+        x = rand([2, 6], np.float32, -300, 300)
+        x.flat[:3] = [0.5, 1.5, -2.5]
+        c.add(f"QuantizeLinear.o21.{tname(dt)}", "QuantizeLinear",
+              [("x", x), ("s", np.array(2.0, np.float32)), ("z", np.array(rand([], dt, 0, 10)))], opset=21,
+              out_types=[dt])
+        c.add(f"QuantizeLinear.o21_block.{tname(dt)}", "QuantizeLinear",
+              [("x", x), ("s", rand([2, 2], np.float32, 0.5, 3)), ("z", rand([2, 2], dt, 0, 10))],
+              {"axis": 1, "block_size": 3}, opset=21, out_types=[dt])
+        c.add(f"DequantizeLinear.o21.{tname(dt)}", "DequantizeLinear",
+              [("x", rand([2, 6], dt, -300, 300)), ("s", np.array(0.5, np.float32)), ("z", np.array(rand([], dt, 0, 10)))],
+              opset=21, out_types=[np.float32])
+        c.add(f"DequantizeLinear.o21_block.{tname(dt)}", "DequantizeLinear",
+              [("x", rand([2, 6], dt, -300, 300)), ("s", rand([2, 2], np.float32, 0.1, 1)), ("z", rand([2, 2], dt, 0, 10))],
+              {"axis": 1, "block_size": 3}, opset=21, out_types=[np.float32])
+    x = rand([2, 6], np.float32, -300, 300)
+    c.add("QuantizeLinear.o21_f16_scale.s8", "QuantizeLinear",
+          [("x", x.astype(np.float16)), ("s", np.array(2.0, np.float16)), ("z", np.array(3, np.int8))], opset=21,
+          out_types=[np.int8])
+    c.add("QuantizeLinear.o21_sat_noz.s16", "QuantizeLinear",
+          [("x", np.array([1e9, -1e9, 3.5, -3.5], np.float32)), ("s", np.array(1.0, np.float32))],
+          {"output_dtype": TensorProto.INT16}, opset=21, out_types=[np.int16])
+
+
 GENERATORS = [gen_unary, gen_activations, gen_binary, gen_reduce, gen_softmax, gen_matmul, gen_quant, gen_cast,
               gen_movement, gen_gather_scatter, gen_topk, gen_nn, gen_misc,
-              gen_recent]
+              gen_recent, gen_integer_extra]
 
 
 def main():
