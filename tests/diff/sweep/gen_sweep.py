@@ -930,9 +930,68 @@ def gen_integer_extra(c):
           {"output_dtype": TensorProto.INT16}, opset=21, out_types=[np.int16])
 
 
+def gen_variants(c):
+    """Older opset forms (attributes where later opsets take inputs), NaN propagation, per-channel quantization."""
+    f = np.float32
+    x = rand([2, 1, 3, 1], f)
+    c.add("Squeeze.o11_attr.f32", "Squeeze", [("x", x)], {"axes": [1, -1]}, opset=11)
+    c.add("Unsqueeze.o11_attr.f32", "Unsqueeze", [("x", rand([2, 3], f))], {"axes": [0, 3]}, opset=11)
+    c.add("Split.o11_attr.s64", "Split", [("x", rand([2, 5], np.int64, -9, 9))], {"axis": 1, "split": [2, 3]},
+          outputs=2, opset=11)
+    c.add("ReduceSum.o11_attr.f32", "ReduceSum", [("x", rand([3, 4], f))], {"axes": [0], "keepdims": 0}, opset=11)
+    c.add("Pad.o2_attr.f32", "Pad", [("x", rand([2, 3], f))], {"pads": [0, 1, 1, 0], "value": 2.5}, opset=2)
+    c.add("Slice.o1_attr.f32", "Slice", [("x", rand([3, 4], f))], {"starts": [1, 0], "ends": [3, -1], "axes": [0, 1]},
+          opset=1)
+    c.add("Slice.s32_indices.s8", "Slice", [("x", rand([4, 5], np.int8, -9, 9))],
+          inits=[("s", np.array([3, 1], np.int32)), ("e", np.array([0, 5], np.int32)), ("a", np.array([0, 1], np.int32)),
+                 ("p", np.array([-1, 2], np.int32))])
+    c.add("TopK.o1_attr.f32", "TopK", [("x", rand([3, 5], f))], {"k": 2}, outputs=2, opset=1)
+    c.add("Softmax.o1_coerce.f32", "Softmax", [("x", rand([2, 3, 4], f))], {"axis": 1}, opset=1)
+    c.add("BatchNormalization.o9.f32", "BatchNormalization",
+          [("x", rand([2, 3, 4], f)), ("s", rand([3], f)), ("b", rand([3], f)), ("m", rand([3], f)),
+           ("v", rand([3], f, 0.5, 2))], opset=9)
+    c.add("ConvTranspose.1d.f32", "ConvTranspose", [("x", rand([1, 2, 5], f)), ("w", rand([2, 3, 3], f))],
+          {"strides": [2], "pads": [1, 0]})
+    for dt in (np.float16, np.uint8, np.int32):
+        c.add(f"Gather.ax1.{tname(dt)}", "Gather", [("x", rand([3, 4], dt, -9, 9)), ("i", np.array([3, -4, 1], np.int64))],
+              {"axis": 1})
+    for eq, sa, sb in [("bhqd,bhkd->bhqk", [1, 2, 3, 4], [1, 2, 5, 4]), ("ij,ij->ij", [3, 4], [3, 4]),
+                       ("bij->bj", [2, 3, 4], None), ("ij,kj->ikj", [2, 3], [4, 3])]:
+        ins = [("a", rand(sa, f))] + ([("b", rand(sb, f))] if sb else [])
+        c.add(f"Einsum.{re.sub(r'[^a-z]', '_', eq)}.f32", "Einsum", ins, {"equation": eq})
+    c.add("OneHot.s32_indices.f32", "OneHot", [("i", np.array([0, 3, -1], np.int32))], {"axis": -1}, opset=11,
+          inits=[("d", np.array(4, np.int32)), ("v", np.array([-1, 1], np.float32))])
+    nan = np.array([np.nan, 1.0, -2.0, np.nan], f)
+    for op in ("Max", "Min"):
+        c.add(f"{op}.nan.f32", op, [("a", nan), ("b", np.array([0.5, np.nan, -3.0, np.nan], f))])
+    for op in ("Relu", "Abs", "Sigmoid", "Clip"):
+        c.add(f"{op}.nan.f32", op, [("x", nan)])
+    c.add("ReduceMax.nan.f32", "ReduceMax", [("x", nan.reshape(2, 2))], {"axes": [1]}, opset=13)
+    c.add("ArgMax.nan.f32", "ArgMax", [("x", nan.reshape(2, 2))], {"axis": 1}, opset=13)
+    for ta in (np.uint8, np.int8):
+        for tb in (np.uint8, np.int8):
+            a = rand([3, 6], ta, -128, 255)
+            b = rand([6, 4], tb, -128, 255)
+            ins = [("a", a), ("as", np.array(0.05, f)), ("az", np.array(rand([], ta, 0, 50))), ("b", b),
+                   ("bs", rand([4], f, 0.01, 0.1)), ("bz", rand([4], tb, 0, 50)), ("ys", np.array(0.3, f)),
+                   ("yz", np.array(rand([], ta, 0, 50)))]
+            c.add(f"QLinearMatMul.per_col_b.{tname(ta)}_{tname(tb)}", "QLinearMatMul", ins, opset=10)
+            x = rand([1, 4, 5, 5], ta, -128, 255)
+            w = rand([3, 4, 3, 3], tb, -128, 255)
+            ins = [("x", x), ("xs", np.array(0.05, f)), ("xz", np.array(rand([], ta, 0, 50))), ("w", w),
+                   ("ws", rand([3], f, 0.005, 0.05)), ("wz", np.zeros([3], tb)), ("ys", np.array(0.6, f)),
+                   ("yz", np.array(rand([], ta, 0, 50))), ("b", RNG.integers(-500, 500, size=[3]).astype(np.int32))]
+            c.add(f"QLinearConv.per_channel_bias_pads.{tname(ta)}_{tname(tb)}", "QLinearConv", ins,
+                  {"pads": [1, 1, 1, 1], "strides": [2, 1]}, opset=10)
+            c.add(f"ConvInteger.group2.{tname(ta)}_{tname(tb)}", "ConvInteger",
+                  [("x", x), ("w", rand([2, 2, 3, 3], tb, -128, 255))], {"group": 2}, opset=10)
+    for vname, v in (("zeros", np.zeros([5], f)), ("negative", rand([5], f, -4, -1)), ("tie", np.array([0, 2.55, 0.5, 1.5, 255 * 0.01], f))):
+        c.add(f"DynamicQuantizeLinear.{vname}.f32", "DynamicQuantizeLinear", [("x", v)], outputs=3)
+
+
 GENERATORS = [gen_unary, gen_activations, gen_binary, gen_reduce, gen_softmax, gen_matmul, gen_quant, gen_cast,
               gen_movement, gen_gather_scatter, gen_topk, gen_nn, gen_misc,
-              gen_recent, gen_integer_extra]
+              gen_recent, gen_integer_extra, gen_variants]
 
 
 def main():
