@@ -685,7 +685,9 @@ def gen_nn(c):
         c.add(f"GlobalAveragePool.longK.{t}", "GlobalAveragePool", [("x", rand([1, 2, 60, 50], dt))])
         for p in (1, 2, 3):
             c.add(f"LpPool.p{p}.{t}", "LpPool", [("x", x)], {"kernel_shape": [2, 2], "p": p, "strides": [2, 1]})
-        c.add(f"GlobalLpPool.p2.{t}", "GlobalLpPool", [("x", x)])
+        for p in (1, 2, 3):
+            c.add(f"GlobalLpPool.p{p}.{t}", "GlobalLpPool", [("x", x)], {"p": p})
+        c.add(f"GlobalLpPool.1d_default.{t}", "GlobalLpPool", [("x", rand([2, 3, 9], dt))])
     for dt in FLOATS:
         t = tname(dt)
         x = rand([2, 3, 4, 5], dt, -2, 2)
