@@ -1,5 +1,5 @@
-// MaxPool (with Indices), AveragePool, LpPool, GlobalAveragePool, GlobalMaxPool
-// and MaxUnpool. Attributes added by later opsets (storage_order 8, ceil_mode 10,
+// MaxPool (with Indices), AveragePool, LpPool, GlobalAveragePool, GlobalMaxPool,
+// GlobalLpPool and MaxUnpool. Attributes added by later opsets (storage_order 8, ceil_mode 10,
 // dilations 10/19/18, count_include_pad 7) default to the older behaviour when
 // absent, so one entry per op covers every version.
 #include "ops/pool/family.h"
@@ -43,9 +43,23 @@ bool pool_dtype_ok(PoolKind kind, DType t) {
   return f || (kind == PoolKind::kMax && (t == DType::kI8 || t == DType::kU8));
 }
 
+// GlobalLpPool: LpPool over the whole spatial extent. It parses no window, so its
+// kernel is empty and pool_window takes the input's spatial dims.
+Result<ParsedAttrs> parse_global_lppool(const AttrMap& attrs, const NodeView& node) {
+  auto a = std::make_shared<PoolAttrs>();
+  a->kind = PoolKind::kLp;
+  if (const Attribute* p = attrs.find("p")) {  // GlobalLpPool-1 has a float p, 2 an int
+    if (p->kind != Attribute::Kind::kFloat && p->kind != Attribute::Kind::kInt)
+      return invalid_model("{}: attribute 'p' must be an int", node.describe());
+    a->p = p->kind == Attribute::Kind::kFloat ? p->f : static_cast<float>(p->i);
+  }
+  return ParsedAttrs(a);
+}
+
 Result<Window> pool_window(const NodeView& node, const PoolAttrs& at, const Shape& x) {
   if (x.size() < 3) return invalid_model("{}: input is {}; pooling needs rank >= 3", node.describe(), shape_str(x));
-  return make_window(node, at.window, Shape(x.begin() + 2, x.end()), at.window.kernel);
+  const Shape spatial(x.begin() + 2, x.end());
+  return make_window(node, at.window, spatial, at.window.kernel.empty() ? spatial : at.window.kernel);
 }
 
 Status infer_pool(InferContext& ctx) {
@@ -197,6 +211,7 @@ const OpImpl kLpPool{&parse_pool<PoolKind::kLp>, &infer_pool, &run_pool};
 const OpImpl kGlobalAveragePool{nullptr, &infer_global_pool<false>, &run_global_pool<false>};
 const OpImpl kGlobalMaxPool{nullptr, &infer_global_pool<true>, &run_global_pool<true>};
 const OpImpl kMaxUnpool{&parse_pool<PoolKind::kMax>, &infer_maxunpool, &run_maxunpool};
+const OpImpl kGlobalLpPool{&parse_global_lppool, &infer_pool, &run_pool};
 
 const OpSchema kPoolOps[] = {
     {"", "MaxPool", 1, kOpsetCurrent, &kMaxPool, {}},
@@ -204,6 +219,7 @@ const OpSchema kPoolOps[] = {
     {"", "LpPool", 1, kOpsetCurrent, &kLpPool, {}},
     {"", "GlobalAveragePool", 1, kOpsetCurrent, &kGlobalAveragePool, {}},
     {"", "GlobalMaxPool", 1, kOpsetCurrent, &kGlobalMaxPool, {}},
+    {"", "GlobalLpPool", 1, kOpsetCurrent, &kGlobalLpPool, {}},
     {"", "MaxUnpool", 9, kOpsetCurrent, &kMaxUnpool, {.host_inputs = 1u << 2}},
 };
 

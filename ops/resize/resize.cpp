@@ -331,8 +331,10 @@ Status run_filtered(KernelContext& ctx, const ResizePlan& p, const ResizeAttrs& 
   const TensorRef &x = ctx.in(0), &y = ctx.out(0);
   if (!linear_dtype_ok(x.dtype)) return unsupported_dtype(ctx.node(), x.dtype);
   const char* tn = kernel_type_name(x.dtype);
-  // Intermediates and weights in float; double for double and int32 (exact ints).
-  const bool wide = x.dtype == DType::kF64 || x.dtype == DType::kI32;
+  // Intermediates and weights in float; double for double and the integer types: an
+  // integer result truncates, so float's rounding would put an exact 55 at 54.
+  const bool wide = x.dtype == DType::kF64 || x.dtype == DType::kI32 || x.dtype == DType::kI8 ||
+                    x.dtype == DType::kU8;
   const DType wt = wide ? DType::kF64 : DType::kF32;
   const char* wn = wide ? "double" : "float";
   const size_t wbytes = wide ? 8 : 4;

@@ -178,7 +178,17 @@ struct gk_resize_pass_args {
   int32_t taps, pad_;
 };
 
-// Rounds and saturates into an integer type; float types convert.
+// Truncates toward zero and saturates into an integer type, as the ONNX reference
+// (its float result cast with astype) and ONNX Runtime do; float types convert. The
+// value truncated is the exact one: a sum that rounding leaves just short of an
+// integer (13.9999999999 for 14) is nudged over it first, far below any fraction
+// the taps of integer inputs can make.
+template <typename W>
+static GK_FN W gk_resize_nudge(W v) {
+  const W mag = v < (W)0 ? -v : v;
+  const W nudge = (W)1e-9 + mag * (W)1e-12;
+  return v < (W)0 ? v - nudge : v + nudge;
+}
 template <typename T, typename W>
 struct gk_resize_store {
   static GK_FN T cvt(W v) { return (T)v; }
@@ -187,7 +197,7 @@ struct gk_resize_store {
   template <typename W>                                                   \
   struct gk_resize_store<T, W> {                                          \
     static GK_FN T cvt(W v) {                                             \
-      v = gk_rint(v);                                                     \
+      v = gk_resize_nudge(v);                                             \
       if (!(v >= (W)gk_limits<T>::lowest())) return gk_limits<T>::lowest(); \
       if (v >= (W)gk_limits<T>::highest()) return gk_limits<T>::highest(); \
       return (T)v;                                                        \

@@ -5,6 +5,7 @@
 #include "tests/ops/onnx_node_cases.h"
 #include "tests/support/errors.h"
 
+#include <cmath>
 #include <limits>
 
 namespace gk::test {
@@ -160,6 +161,22 @@ TEST_CASE("Global pools and MaxUnpool", "[ops][pool]") {
     for (int64_t j = 0; j < 20; ++j) s += x.as_f64(pl * 20 + j), m = std::max(m, x.as_f64(pl * 20 + j));
     CHECK(avg->outputs[0].as_f64(pl) == Approx(s / 20).epsilon(1e-6));
     CHECK(mx->outputs[0].as_f64(pl) == m);
+  }
+  // GlobalLpPool: (sum |x|^p)^(1/p) over each plane, p = 2 by default, 1 and 3 given.
+  g.op_type = "GlobalLpPool";
+  for (int p : {0, 1, 3}) {
+    INFO("p " << p);
+    g.attrs = {};
+    if (p) g.attrs.set("p", int_attr(p));
+    const double pp = p ? p : 2;
+    auto lp = run_op_all_backends(g);
+    REQUIRE(lp.ok());
+    CHECK(lp->outputs[0].shape() == Shape{2, 3, 1, 1});
+    for (int64_t pl = 0; pl < 6; ++pl) {
+      double s = 0;
+      for (int64_t j = 0; j < 20; ++j) s += std::pow(std::abs(x.as_f64(pl * 20 + j)), pp);
+      CHECK(lp->outputs[0].as_f64(pl) == Approx(std::pow(s, 1 / pp)).epsilon(1e-5));
+    }
   }
 
   // MaxPool then MaxUnpool puts each maximum back where it came from.

@@ -13,7 +13,7 @@ const path = require('path');
 const ort = require('onnxruntime-node');
 
 const NPY_TYPES = {
-  '<f4': ['float32', Float32Array], '<f8': ['float64', Float64Array], '|i1': ['int8', Int8Array],
+  '<f4': ['float32', Float32Array], '<f2': ['float16', Uint16Array], '<f8': ['float64', Float64Array], '|i1': ['int8', Int8Array],
   '|u1': ['uint8', Uint8Array], '<i2': ['int16', Int16Array], '<u2': ['uint16', Uint16Array],
   '<i4': ['int32', Int32Array], '<u4': ['uint32', Uint32Array], '<i8': ['int64', BigInt64Array],
   '<u8': ['uint64', BigUint64Array], '|b1': ['bool', Uint8Array],
