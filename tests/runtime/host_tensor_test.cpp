@@ -112,7 +112,7 @@ TEST_CASE("strings and reshaped", "[runtime][host][nodevice]") {
 
 namespace gk {
 
-TEST_CASE("canonical_bools: bytes other than 0 and 1 become 1; canonical tensors are not copied", "[runtime]") {
+TEST_CASE("canonical_bools makes every bool byte 0 or 1 and leaves canonical tensors uncopied", "[runtime]") {
   const std::vector<uint8_t> bytes = {0, 1, 139, 255, 0, 2};
   auto raw = HostTensor::from_bytes(DType::kBool, {6}, bytes.data(), bytes.size());
   REQUIRE(raw.ok());
