@@ -49,7 +49,11 @@ Status infer_reshape(InferContext& ctx) {
       return ctx.fail(fmt::format("shape[{}] = {} is invalid (allowed: -1, 0 or positive)", d, v));
     }
     out[d] = v;
-    known *= v;
+    // A product past int64 cannot equal the input's element count (signed
+    // overflow is undefined; the run fuzzer's finding).
+    if (__builtin_mul_overflow(known, v, &known))
+      return ctx.fail(fmt::format("cannot reshape {} to {}: the target's element count overflows int64",
+                                  shape_str(in), shape_str(spec)));
   }
   const int64_t total = numel(in);
   if (infer_at >= 0) {

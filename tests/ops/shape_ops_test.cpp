@@ -36,6 +36,9 @@ TEST_CASE("Reshape: 0 copies a dim, -1 is inferred, allowzero keeps 0", "[ops][s
   require_error(rb, StatusCode::kInvalidModel, "shape has more than one -1");
   OpCall wrong = call("Reshape", 13, {f32({2, 3}, iota_f(6)), i64({1}, {4})});
   CHECK(run_op_all_backends(wrong).status().code() == StatusCode::kInvalidModel);
+  // A target whose element count overflows int64 (the run fuzzer's finding) is refused, not wrapped.
+  OpCall huge = call("Reshape", 14, {f32({2, 3}, iota_f(6)), i64({3}, {144398432587968513, 144117387638276773, -1})});
+  require_error(run_op_all_backends(huge), StatusCode::kInvalidModel, "element count overflows int64");
   // The shape input must be host-known: a plan-time requirement, named.
   OpCall unknown = call("Reshape", 13, {f32({2, 3}, iota_f(6)), i64({1}, {6})});
   unknown.inputs_host_known = false;
