@@ -54,7 +54,9 @@ static inline float gk_bits_float(int32_t i) {
 // polynomial, and 2^n applied in two halves so that subnormal results keep their
 // bits. Rounds n with the 1.5 * 2^23 trick: no rint call, vectorisable anywhere.
 static inline float gk_exp(float x) {
-  const float xc = x < -104.0f ? -104.0f : (x > 88.72283935546875f ? 88.72283935546875f : x);
+  // NaN takes the -104 branch (its comparisons are false), so n stays finite and
+  // its int conversion defined; the result for NaN is x, chosen at the end.
+  const float xc = x > -104.0f ? (x < 88.72283935546875f ? x : 88.72283935546875f) : -104.0f;
   const float n = (xc * 1.44269504088896341f + 12582912.0f) - 12582912.0f;
   float r = xc - n * 0.693359375f;
   r = r - n * -2.12194440e-4f;
