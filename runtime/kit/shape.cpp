@@ -43,7 +43,9 @@ std::vector<int64_t> contiguous_strides(std::span<const int64_t> dims) {
   int64_t s = 1;
   for (size_t i = dims.size(); i-- > 0;) {
     strides[i] = s;
-    s *= dims[i];
+    // The outermost dim's product is never a stride; past int64 (dims no tensor can
+    // have, the run fuzzer's finding) the strides saturate instead of overflowing.
+    if (i > 0 && __builtin_mul_overflow(s, dims[i], &s)) s = INT64_MAX;
   }
   return strides;
 }
