@@ -3,13 +3,21 @@
 # PNG images and manifest.tsv ("image<TAB>line" per expected line, in reading
 # order). Idempotent: an existing complete set is left alone.
 #   render_testset.sh OUTDIR
+# Every end-to-end test case is its own ctest process and calls this first, so
+# under `ctest -j` several start at once: they take a lock and the first renders
+# while the others wait. Without it two renders appended to one manifest.tmp and
+# rewrote images under a reader (a CI run read sans.png's two lines four times).
 set -eu
 out=${1:?usage: render_testset.sh OUTDIR}
 fonts=${GK_DEJAVU_DIR:-/usr/share/fonts/truetype/dejavu}
 command -v convert >/dev/null 2>&1 || { echo "render_testset: ImageMagick 'convert' not found" >&2; exit 77; }
 [ -f "$fonts/DejaVuSans.ttf" ] || { echo "render_testset: DejaVu fonts not found in $fonts" >&2; exit 77; }
 mkdir -p "$out"
+if [ -z "${GK_RENDER_LOCKED:-}" ] && command -v flock >/dev/null 2>&1; then
+  GK_RENDER_LOCKED=1 exec flock "$out/.render.lock" sh "$0" "$out"
+fi
 [ -f "$out/manifest.tsv" ] && [ "$out/manifest.tsv" -nt "$0" ] && exit 0
+rm -f "$out/manifest.tsv"
 tmp="$out/manifest.tmp"
 : > "$tmp"
 
