@@ -10,6 +10,8 @@
 
 #include <spdlog/spdlog.h>
 
+#include <algorithm>
+
 namespace gk {
 namespace {
 
@@ -354,6 +356,20 @@ Status Executor::run_dynamic_step(const Plan& plan, size_t s, Frame& frame, cons
   const NodeCall call{*node.schema, node.view, node.parsed};
   InferContext ictx{node.view, node.parsed, {}, {}, {}, false, {}};
   GK_RETURN_IF_ERROR(infer_node(*node.schema, ictx, ins, node.outputs.size()));
+  // Strings live on the host: a step that reads or makes one computes there, its
+  // device inputs read back (a Cast to string of a computed tensor, LabelEncoder
+  // of an ArgMax), whatever their size.
+  bool on_host = std::any_of(ins.begin(), ins.end(), [](const TensorRef& t) { return t.dtype == DType::kString; });
+  for (const TensorType& t : ictx.outputs) on_host |= t.dtype == DType::kString;
+  if (on_host && !all_host) {
+    for (size_t i = 0; i < node.inputs.size(); ++i) {
+      const ValueId in = node.inputs[i];
+      if (in == kNoValue || (i < 32 && ((traits.type_only_inputs >> i) & 1u)) || frame.values[in].host) continue;
+      GK_TRY(ins[i].host, host_value(frame, in));
+    }
+    all_host = true;
+    GK_RETURN_IF_ERROR(infer_node(*node.schema, ictx, ins, node.outputs.size()));
+  }
 
   // Outputs the rule computed from types (Shape, Size), or small outputs of host
   // inputs: computed here, copied to the device only if a device step reads them.
@@ -364,7 +380,7 @@ Status Executor::run_dynamic_step(const Plan& plan, size_t s, Frame& frame, cons
     if (o >= ictx.output_values.size() || !ictx.output_values[o]) values_known = false;
     out_elements += numel(ictx.outputs[o].shape);
   }
-  if (values_known || (all_host && !ictx.dynamic_shape && out_elements <= kRunHostEvalMaxElements)) {
+  if (values_known || (all_host && !ictx.dynamic_shape && (on_host || out_elements <= kRunHostEvalMaxElements))) {
     std::vector<std::shared_ptr<const HostTensor>> results(node.outputs.size());
     if (values_known) {
       results = ictx.output_values;

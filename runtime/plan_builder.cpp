@@ -180,6 +180,18 @@ Result<std::shared_ptr<const Plan>> build_plan(const PlanRequest& req, const std
       continue;
     }
 
+    // A string made from a value the run computes (Cast to string of a device
+    // tensor): strings live on the host, so the step runs when the run reaches it,
+    // its inputs read back then (runtime/executor.cpp, run_dynamic_step).
+    if (std::any_of(ictx.outputs.begin(), ictx.outputs.end(),
+                    [](const TensorType& t) { return t.dtype == DType::kString; })) {
+      for (ValueId out : node.outputs)
+        if (out != kNoValue) dynamic[out] = true;
+      step.dynamic = true;
+      plan->steps.push_back(std::move(step));
+      continue;
+    }
+
     size_t out_bytes = 0;
     for (const auto& t : ictx.outputs) out_bytes += dtype_storage_bytes(t.dtype, numel(t.shape));
     if (all_host && out_bytes <= kHostEvalMaxBytes) {

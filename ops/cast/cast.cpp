@@ -2,7 +2,8 @@
 // the storage-only float8/float4/e8m0 and packed 4-/2-bit integers (kernels:
 // ops/cast/cast.cuh). Strings live on the host only: a Cast from string runs
 // when the input is host-known (parsed here, then converted on the device); a
-// Cast to string is refused by name.
+// Cast to string is computed in infer() from the input's host value, which the
+// executor reads back when the input comes from the run (runtime/executor.cpp).
 #include "ops/cast/cast.h"
 
 #include "backends/minifloat.cuh"  // the mode word shared with the kernels
@@ -12,6 +13,9 @@
 #include "ops/kernel_sources.h"
 
 #include <cerrno>
+#include <cinttypes>
+#include <cmath>
+#include <cstdio>
 #include <cstdlib>
 #include <memory>
 #include <string>
@@ -58,14 +62,12 @@ Result<ParsedAttrs> parse_castlike(const AttrMap& attrs, const NodeView& node) {
 }
 
 Status check_castable(const NodeView& node, DType from, DType to, bool from_host_known) {
-  if (to == DType::kString)
-    return unimplemented("{}: Cast to string is not supported (strings exist only on the host)",
-                         node.describe());
   if (from == DType::kString && !from_host_known)
     return unimplemented("{}: Cast from string needs the input's value before the run (a constant); "
                          "strings cannot live on the device",
                          node.describe());
   for (DType t : {from, to}) {
+    if (t == DType::kBool && to == DType::kString) continue;
     if (t != DType::kString && !storage_kernel_type_name(t))
       return unimplemented("{}: Cast {} -> {}: element type {} is not supported", node.describe(),
                            dtype_name(from), dtype_name(to), dtype_name(t));
@@ -73,10 +75,56 @@ Status check_castable(const NodeView& node, DType from, DType to, bool from_host
   return ok_status();
 }
 
+// The text ONNX Runtime writes for each number (its cast_op.cc, checked against
+// onnxruntime-node 1.30 in tests/ops/cast_string_test.cpp): every float type as
+// "%.8g" of its value ("0.33333334", "1e+10", "-0"), NaN as "NaN", infinities as
+// "INF" / "-INF"; integers in decimal, exact to 64 bits; bool as "1" / "0".
+Result<HostTensor> format_as_strings(const NodeView& node, const HostTensor& x) {
+  const DType from = x.dtype();
+  const auto n = static_cast<size_t>(x.numel());
+  std::vector<std::string> out(n);
+  char text[32];
+  if (from == DType::kU64) {
+    const auto* v = static_cast<const uint64_t*>(x.raw());
+    for (size_t i = 0; i < n; ++i) std::snprintf(text, sizeof text, "%" PRIu64, v[i]), out[i] = text;
+  } else if (from == DType::kI64) {
+    const std::vector<int64_t> v = x.to_i64_vector();
+    for (size_t i = 0; i < n; ++i) std::snprintf(text, sizeof text, "%" PRId64, v[i]), out[i] = text;
+  } else if (from == DType::kBool || storage_kernel_type_name(from)) {
+    // Every type below 64 bits converts to double exactly (integers, bool, the
+    // float and storage-only float types).
+    const std::vector<double> v = x.to_f64_vector();
+    const bool integral = dtype_is_integer(from) || from == DType::kBool;
+    for (size_t i = 0; i < n; ++i) {
+      if (integral) std::snprintf(text, sizeof text, "%" PRId64, static_cast<int64_t>(v[i]));
+      else if (std::isnan(v[i])) std::snprintf(text, sizeof text, "NaN");
+      else if (std::isinf(v[i])) std::snprintf(text, sizeof text, "%s", v[i] < 0 ? "-INF" : "INF");
+      else std::snprintf(text, sizeof text, "%.8g", v[i]);
+      out[i] = text;
+    }
+  } else {
+    return unimplemented("{}: Cast {} -> string is not supported", node.describe(), dtype_name(from));
+  }
+  return HostTensor::strings(x.shape(), std::move(out));
+}
+
 Status infer_cast_to(InferContext& ctx, DType to) {
   if (ctx.inputs.empty() || ctx.in(0).dtype == DType::kUndefined) return ctx.fail("input 0 is missing");
   GK_RETURN_IF_ERROR(check_castable(ctx.node, ctx.in(0).dtype, to, ctx.has_value(0)));
   ctx.outputs[0] = {to, ctx.in(0).shape};
+  // To string: the value when the input's is known here; otherwise the output
+  // is a string of unknown value, which the executor plans for the run (it reads
+  // the input back, then infers again).
+  if (to == DType::kString && ctx.has_value(0)) {
+    const HostTensor& x = *ctx.values[0];
+    ctx.output_values.assign(ctx.outputs.size(), nullptr);
+    if (x.dtype() == DType::kString) {
+      ctx.output_values[0] = std::make_shared<const HostTensor>(x);
+      return ok_status();
+    }
+    GK_TRY(HostTensor y, format_as_strings(ctx.node, x));
+    ctx.output_values[0] = std::make_shared<const HostTensor>(std::move(y));
+  }
   return ok_status();
 }
 
@@ -148,6 +196,9 @@ Status run_cast(KernelContext& ctx) {
   if (n == 0) return ok_status();
   DevPtr src = x.ptr;
   DType from = x.dtype;
+  if (y.dtype == DType::kString)
+    return internal_error("{}: a Cast to string reached run(); infer() computes it from the input's host value",
+                          ctx.node().describe());
   if (from == DType::kString) {
     if (!x.host)
       return check_castable(ctx.node(), from, y.dtype, false);

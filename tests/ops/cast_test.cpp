@@ -1,5 +1,5 @@
 // Cast and CastLike: the defined conversions (saturation, wrap, bool, single
-// rounding from double to f16), strings from host-known inputs, refusals; the
+// rounding from double to f16), strings from and to host-known inputs, refusals; the
 // storage-only types (float8 with and without saturate, e8m0 round modes,
 // float4, packed int4/int2) against hand-computed bit patterns; then the ONNX
 // node tests.
@@ -113,9 +113,25 @@ TEST_CASE("Cast from a host-known string tensor", "[cast]") {
   auto dev = cast(s, DType::kF32, /*host_known=*/false);
   require_error(dev, StatusCode::kUnimplemented,
                 "Cast from string needs the input's value before the run (a constant);");
-  auto to_string = cast(f32({1}, {1}), DType::kString);
-  require_error(to_string, StatusCode::kUnimplemented,
-                "Cast to string is not supported (strings exist only on the host)");
+}
+
+// Expected texts: what onnxruntime-node 1.30 printed for the same Casts (probed by
+// hand; its cast_op.cc formats floats with "%.8g", integers in decimal).
+TEST_CASE("Cast to string writes numbers as ONNX Runtime does", "[cast][string]") {
+  auto texts = [](const HostTensor& x) { return cast_ok(x, DType::kString).string_values(); };
+  using V = std::vector<std::string>;
+  CHECK(texts(f32({6}, {0.1f, 1.0f / 3, -kInf, kNaN, 1e10f, -0.0f})) ==
+        V{"0.1", "0.33333334", "-INF", "NaN", "1e+10", "-0"});
+  CHECK(texts(HostTensor::from_vector(DType::kF64, {4}, std::vector<double>{0.1 + 0.2, 1e300, 1e-310, 123456789012.0})) ==
+        V{"0.3", "1e+300", "1e-310", "1.2345679e+11"});
+  CHECK(texts(from_bytes(DType::kF16, {3}, {0x55, 0x35, 0x01, 0x00, 0x00, 0x7c})) == V{"0.33325195", "5.9604645e-08", "INF"});
+  CHECK(texts(HostTensor::from_vector(DType::kI64, {2}, std::vector<int64_t>{INT64_MIN, INT64_MAX})) ==
+        V{"-9223372036854775808", "9223372036854775807"});
+  CHECK(texts(HostTensor::from_vector(DType::kU64, {1}, std::vector<uint64_t>{UINT64_MAX})) == V{"18446744073709551615"});
+  CHECK(texts(HostTensor::from_vector(DType::kI8, {2}, std::vector<int8_t>{-128, 127})) == V{"-128", "127"});
+  CHECK(texts(HostTensor::from_vector(DType::kBool, {2}, std::vector<uint8_t>{1, 0})) == V{"1", "0"});
+  // A string to string Cast keeps the strings.
+  CHECK(texts(HostTensor::strings({2}, {"a", " b"})) == V{"a", " b"});
 }
 
 TEST_CASE("CastLike takes the second input's type", "[cast]") {
