@@ -1,4 +1,5 @@
-// Detection kernels: RoiAlign, one output element (roi, c, ph, pw) per loop step.
+// Detection kernels: RoiAlign and MaxRoiPool, one output element (roi, c, ph, pw)
+// per loop step.
 // Sampling follows ONNX Runtime's RoiAlign (which the ONNX reference and its test
 // data copy): a sample outside [-1, size] contributes 0, coordinates clamp at 0 and
 // at size - 1; avg divides the sum of bilinear samples by the grid count; max takes
@@ -98,5 +99,65 @@ GK_KERNEL void gk_roi_align(const T* X, const T* rois, const int64_t* batch_indi
       }
     }
     Y[i] = (T)(a.mode_max ? best : sum / (Acc)count);
+  }
+}
+
+// MaxRoiPool (Caffe's ROI pooling, as ONNX Runtime's roi_pool.cc): the roi's
+// corners scale and round half away from zero to pixels, the roi spans at least
+// one pixel, bin (ph, pw) covers rows [floor(ph * bin_h), ceil((ph + 1) * bin_h))
+// from the roi's top, clamped into the image; an empty bin gives 0. The batch id
+// (rois[r][0], in X's type) outside [0, N) clamps and raises the out-of-range flag.
+struct gk_max_roi_pool_args {
+  int64_t batch, channels, height, width;
+  int64_t pooled_h, pooled_w;
+  float spatial_scale;
+};
+
+template <typename A>
+static GK_FN int64_t gk_round_half_away(A v) {
+  const A r = v < (A)0 ? -gk_floor(-v + (A)0.5) : gk_floor(v + (A)0.5);
+  // A NaN or a corner past any image becomes a far-away pixel, never an overflow.
+  if (!(r > (A)-1e15)) return -1000000000000000LL;
+  return r < (A)1e15 ? (int64_t)r : 1000000000000000LL;
+}
+
+template <typename T>
+GK_KERNEL void gk_max_roi_pool(const T* X, const T* rois, T* Y, gk_max_roi_pool_args a, int32_t* flag, int64_t n) {
+  typedef typename gk_acc<T>::type Acc;
+  GK_KERNEL_LOOP(i, n) {
+    const int64_t pw = i % a.pooled_w;
+    const int64_t t1 = i / a.pooled_w;
+    const int64_t ph = t1 % a.pooled_h;
+    const int64_t t2 = t1 / a.pooled_h;
+    const int64_t c = t2 % a.channels;
+    const int64_t r = t2 / a.channels;
+    const T* roi = rois + r * 5;
+    const Acc batch_id = (Acc)roi[0];
+    int64_t b = batch_id >= (Acc)0 && batch_id < (Acc)a.batch ? (int64_t)batch_id : -1;
+    if (b < 0) {
+      gk_raise(flag, 1);
+      b = batch_id >= (Acc)a.batch ? a.batch - 1 : 0;
+    }
+    const Acc scale = (Acc)a.spatial_scale;
+    const int64_t x0 = gk_round_half_away((Acc)roi[1] * scale), y0 = gk_round_half_away((Acc)roi[2] * scale);
+    const int64_t x1 = gk_round_half_away((Acc)roi[3] * scale), y1 = gk_round_half_away((Acc)roi[4] * scale);
+    const int64_t roi_h = y1 - y0 + 1 > 1 ? y1 - y0 + 1 : 1, roi_w = x1 - x0 + 1 > 1 ? x1 - x0 + 1 : 1;
+    const Acc bin_h = (Acc)roi_h / (Acc)a.pooled_h, bin_w = (Acc)roi_w / (Acc)a.pooled_w;
+    int64_t h0 = (int64_t)gk_floor((Acc)ph * bin_h) + y0, h1 = (int64_t)gk_ceil((Acc)(ph + 1) * bin_h) + y0;
+    int64_t w0 = (int64_t)gk_floor((Acc)pw * bin_w) + x0, w1 = (int64_t)gk_ceil((Acc)(pw + 1) * bin_w) + x0;
+    h0 = h0 < 0 ? 0 : (h0 > a.height ? a.height : h0);
+    h1 = h1 < 0 ? 0 : (h1 > a.height ? a.height : h1);
+    w0 = w0 < 0 ? 0 : (w0 > a.width ? a.width : w0);
+    w1 = w1 < 0 ? 0 : (w1 > a.width ? a.width : w1);
+    const T* img = X + (b * a.channels + c) * a.height * a.width;
+    bool any = false;
+    Acc best = (Acc)0;
+    for (int64_t h = h0; h < h1; ++h)
+      for (int64_t w = w0; w < w1; ++w) {
+        const Acc v = (Acc)img[h * a.width + w];
+        if (!any || v > best) best = v;
+        any = true;
+      }
+    Y[i] = (T)best;
   }
 }

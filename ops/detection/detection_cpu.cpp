@@ -1,4 +1,4 @@
-// CPU side of the detection kernel family (RoiAlign): plain GK_KERNEL_LOOPs.
+// CPU side of the detection kernel family (RoiAlign, MaxRoiPool): plain GK_KERNEL_LOOPs.
 #include "backends/cpu/cpu_kernel_table.h"
 #include "ops/detection/family.h"
 #include "ops/kernel_sources.h"
@@ -12,6 +12,10 @@ const CpuKernelEntry kDetectionKernels[] = {
     GK_CPU_KERNEL(kRange, gk_roi_align<double>),
     GK_CPU_KERNEL(kRange, gk_roi_align<gk_half>),
     GK_CPU_KERNEL(kRange, gk_roi_align<gk_bf16>),
+    GK_CPU_KERNEL(kRange, gk_max_roi_pool<float>),
+    GK_CPU_KERNEL(kRange, gk_max_roi_pool<double>),
+    GK_CPU_KERNEL(kRange, gk_max_roi_pool<gk_half>),
+    GK_CPU_KERNEL(kRange, gk_max_roi_pool<gk_bf16>),
 };
 
 }  // namespace

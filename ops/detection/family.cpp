@@ -1,4 +1,4 @@
-// The detection family: NonMaxSuppression and RoiAlign.
+// The detection family: NonMaxSuppression, RoiAlign and MaxRoiPool.
 // Kernels: ops/detection/detection.cuh; CPU twins: ops/detection/detection_cpu.cpp.
 #include "ops/detection/family.h"
 

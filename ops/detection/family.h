@@ -7,7 +7,7 @@
 namespace gk {
 namespace families {
 std::span<const OpSchema> nms_ops();        // nms.cpp
-std::span<const OpSchema> roi_align_ops();  // roi_align.cpp
+std::span<const OpSchema> roi_align_ops();  // roi_align.cpp (RoiAlign, MaxRoiPool)
 KernelFamily detection_kernels();           // detection_cpu.cpp
 }  // namespace families
 }  // namespace gk

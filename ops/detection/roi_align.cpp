@@ -2,6 +2,8 @@
 // half_pixel by default). X [N, C, H, W], rois [R, 4] as (x1, y1, x2, y2) in X's
 // dtype, batch_indices [R] int64 → Y [R, C, output_height, output_width]. A batch
 // index outside [0, N) clamps and raises the run's out-of-range flag.
+// MaxRoiPool (1, 22): X [N, C, H, W], rois [R, 5] as (batch, x1, y1, x2, y2) in X's
+// dtype → Y [R, C, pooled_shape[0], pooled_shape[1]] (kernel: detection.cuh).
 #include "ops/data_movement/data_movement.h"
 #include "ops/detection/family.h"
 #include "ops/matmul/gemm_launch.h"
@@ -89,9 +91,63 @@ Status run_roi_align(KernelContext& ctx) {
 
 constexpr OpImpl kRoiAlign{&parse_roi_align, &infer_roi_align, &run_roi_align};
 
+struct MaxRoiPoolAttrs {
+  int64_t pooled_h = 1, pooled_w = 1;
+  float spatial_scale = 1.0f;
+};
+
+Result<ParsedAttrs> parse_max_roi_pool(const AttrMap& attrs, const NodeView& node) {
+  MaxRoiPoolAttrs a;
+  GK_TRY(std::vector<int64_t> pooled, attrs.require_ints("pooled_shape"));
+  if (pooled.size() != 2 || pooled[0] < 1 || pooled[1] < 1 || pooled[0] > (1 << 20) || pooled[1] > (1 << 20))
+    return invalid_model("{}: pooled_shape must be two sizes in [1, 2^20], got {}", node.describe(),
+                         shape_str(pooled));
+  a.pooled_h = pooled[0];
+  a.pooled_w = pooled[1];
+  GK_TRY(a.spatial_scale, attrs.get_float("spatial_scale", 1.0f));
+  return dm::make_attrs(a);
+}
+
+Status infer_max_roi_pool(InferContext& ctx) {
+  const auto& at = attrs_as<MaxRoiPoolAttrs>(ctx.attrs);
+  const TensorType &x = ctx.in(0), &rois = ctx.in(1);
+  if (x.shape.size() != 4) return ctx.fail(fmt::format("X must be 4-D (N, C, H, W), got {}", shape_str(x.shape)));
+  if (rois.shape.size() != 2 || rois.shape[1] != 5)
+    return ctx.fail(fmt::format("rois must be [num_rois, 5] (batch_id, x1, y1, x2, y2), got {}", shape_str(rois.shape)));
+  if (rois.dtype != x.dtype) return ctx.fail("rois must have X's element type");
+  ctx.outputs[0] = {x.dtype, {rois.shape[0], x.shape[1], at.pooled_h, at.pooled_w}};
+  return ok_status();
+}
+
+Status run_max_roi_pool(KernelContext& ctx) {
+  const auto& at = ctx.attrs<MaxRoiPoolAttrs>();
+  const TensorRef &x = ctx.in(0), &y = ctx.out(0);
+  if (!roi_align_dtype_ok(x.dtype)) return unsupported_dtype(ctx.node(), x.dtype);
+  const int64_t n = y.numel();
+  if (n == 0) return ok_status();
+  if (x.numel() == 0) return ctx.fail(fmt::format("X {} is empty but there are rois to pool", shape_str(x.shape)));
+  gk_max_roi_pool_args a{};
+  a.batch = x.shape[0];
+  a.channels = x.shape[1];
+  a.height = x.shape[2];
+  a.width = x.shape[3];
+  a.pooled_h = at.pooled_h;
+  a.pooled_w = at.pooled_w;
+  a.spatial_scale = at.spatial_scale;
+  KernelArgs args;
+  args.ptr(x.ptr).ptr(ctx.in(1).ptr).ptr(y.ptr).pod(a).ptr(ctx.error_flag()).i64(n);
+  return ctx.launch(kernel_sources::detection, dm::entry("gk_max_roi_pool", kernel_type_name(x.dtype)), grid_for(n),
+                    args);
+}
+
+constexpr OpImpl kMaxRoiPool{&parse_max_roi_pool, &infer_max_roi_pool, &run_max_roi_pool};
+
+// MaxRoiPool-22 only widened the types (bf16); one implementation serves both.
 const OpSchema kRoiAlignOps[] = {
     {"", "RoiAlign", 10, 15, &kRoiAlign, {}},
     {"", "RoiAlign", 16, kOpsetCurrent, &kRoiAlign, {}},
+    {"", "MaxRoiPool", 1, 21, &kMaxRoiPool, {}},
+    {"", "MaxRoiPool", 22, kOpsetCurrent, &kMaxRoiPool, {}},
 };
 
 }  // namespace

@@ -1,7 +1,8 @@
-// RoiAlign and NonMaxSuppression: hand-computed cases (RoiAlign on an affine image,
-// which bilinear sampling reproduces exactly, so a bin's average is the image at
-// the bin centre), out-of-range batch indices, NMS ordering / thresholds / limits,
-// then the ONNX node tests.
+// RoiAlign, MaxRoiPool and NonMaxSuppression: hand-computed cases (RoiAlign on an
+// affine image, which bilinear sampling reproduces exactly, so a bin's average is
+// the image at the bin centre; MaxRoiPool's bins worked out by hand from Caffe's
+// rounding), out-of-range batch indices, NMS ordering / thresholds / limits, then
+// the ONNX node tests.
 #include "tests/ops/onnx_node_cases.h"
 #include "tests/support/errors.h"
 
@@ -94,6 +95,55 @@ TEST_CASE("RoiAlign: out-of-range batch index, bad shapes", "[ops][detection]") 
   OpCall mode = roi_align(DType::kF32, {0, 0, 1, 1}, {0});
   mode.attrs.set("mode", string_attr("median"));
   CHECK(run_op_all_backends(mode).status().code() == StatusCode::kInvalidModel);
+}
+
+namespace {
+
+// Two 4x4 images f(y, x) = 10y + x and 100 + 10y + x, pooled 2x2.
+OpCall max_roi_pool(DType t, std::vector<double> rois, float spatial_scale = 1.0f) {
+  std::vector<double> x = affine_image();
+  for (double v : affine_image()) x.push_back(100 + v);
+  const int64_t r = static_cast<int64_t>(rois.size() / 5);
+  OpCall c{"MaxRoiPool", "", 22, {}, {make_tensor(t, {2, 1, 4, 4}, x), make_tensor(t, {r, 5}, std::move(rois))}};
+  c.attrs.set("pooled_shape", ints_attr({2, 2}));
+  if (spatial_scale != 1.0f) c.attrs.set("spatial_scale", float_attr(spatial_scale));
+  return c;
+}
+
+}  // namespace
+
+TEST_CASE("MaxRoiPool: bins from rounded roi corners, clamped to the image, empty bins 0", "[ops][detection]") {
+  for (DType t : {DType::kF32, DType::kF16, DType::kF64}) {
+    INFO(dtype_name(t));
+    // The whole image: 2x2 bins of 2x2 pixels, each bin's bottom-right pixel.
+    auto whole = run_op_all_backends(max_roi_pool(t, {0, 0, 0, 3, 3, 1, 0, 0, 3, 3}));
+    REQUIRE(whole.ok());
+    CHECK(whole->outputs[0].shape() == Shape{2, 1, 2, 2});
+    CHECK(whole->outputs[0].to_f64_vector() == std::vector<double>{11, 13, 31, 33, 111, 113, 131, 133});
+    // Scale 0.5: corners (1, 1, 4.6, 2.9) -> (0.5, 0.5, 2.3, 1.45) round half away
+    // from zero to (1, 1, 2, 1): one row (1), two columns (1, 2), each bin row the same.
+    auto scaled = run_op_all_backends(max_roi_pool(t, {0, 1, 1, 4.6, 2.9}, 0.5f));
+    REQUIRE(scaled.ok());
+    CHECK(scaled->outputs[0].to_f64_vector() == std::vector<double>{11, 12, 11, 12});
+    // Past the image: a 5x5 roi from (2, 2); bins of 2.5 clamp to rows/cols [2, 4),
+    // the others start at 4 and are empty.
+    auto outside = run_op_all_backends(max_roi_pool(t, {0, 2, 2, 6, 6}));
+    REQUIRE(outside.ok());
+    CHECK(outside->outputs[0].to_f64_vector() == std::vector<double>{33, 0, 0, 0});
+  }
+}
+
+TEST_CASE("MaxRoiPool: out-of-range batch id, bad shapes and attributes", "[ops][detection]") {
+  require_error(run_op_all_backends(max_roi_pool(DType::kF32, {2, 0, 0, 1, 1})), StatusCode::kOutOfRange,
+                "an index was out of range");
+  require_error(run_op_all_backends(max_roi_pool(DType::kF32, {-1, 0, 0, 1, 1})), StatusCode::kOutOfRange,
+                "an index was out of range");
+  OpCall four = max_roi_pool(DType::kF32, {0, 0, 0, 1, 1});
+  four.inputs[1] = f32({1, 4}, {0, 0, 1, 1});
+  require_error(run_op_all_backends(four), StatusCode::kInvalidModel, "rois must be [num_rois, 5]");
+  OpCall pooled = max_roi_pool(DType::kF32, {0, 0, 0, 1, 1});
+  pooled.attrs.set("pooled_shape", ints_attr({2, 0}));
+  require_error(run_op_all_backends(pooled), StatusCode::kInvalidModel, "pooled_shape must be two sizes");
 }
 
 TEST_CASE("NonMaxSuppression: order, thresholds, limits", "[ops][detection]") {
