@@ -3,7 +3,7 @@
 // gk_col2im gathers each output pixel's taps, adds the bias, applies the
 // activation. A gather rather than a scatter: no atomics, a fixed order.
 #include "ops/conv/conv_common.h"
-#include "ops/conv/family.h"
+#include "ops/core/op.h"
 #include "ops/matmul/gemm_launch.h"
 #include "ops/kernel_sources.h"
 #include "ops/core/kernel_types.h"

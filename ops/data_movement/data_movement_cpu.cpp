@@ -1,6 +1,6 @@
 // CPU instantiations of ops/data_movement/data_movement.cuh.
 #include "backends/cpu/cpu_kernel_table.h"
-#include "ops/data_movement/family.h"
+#include "ops/core/op.h"
 #include "ops/kernel_sources.h"
 #include "ops/data_movement/data_movement.cuh"
 

@@ -3,7 +3,7 @@
 // dtype, batch_indices [R] int64 → Y [R, C, output_height, output_width]. A batch
 // index outside [0, N) clamps and raises the run's out-of-range flag.
 #include "ops/data_movement/data_movement.h"
-#include "ops/detection/family.h"
+#include "ops/core/op.h"
 #include "ops/matmul/gemm_launch.h"
 #include "ops/kernel_sources.h"
 #include "ops/core/kernel_types.h"

@@ -5,7 +5,7 @@
 // more than a 3x2 window's adds, 0.65 ms of the PaddleOCR recogniser's 26 ms). The
 // taps fold in the CUDA kernels' (kd, kh, kw) order. The other kernels are shared.
 #include "backends/cpu/cpu_kernel_table.h"
-#include "ops/pool/family.h"
+#include "ops/core/op.h"
 #include "ops/kernel_sources.h"
 #include "ops/pool/pool.cuh"
 
