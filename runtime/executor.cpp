@@ -6,6 +6,7 @@
 
 #include "ops/core/op_eval.h"
 #include "runtime/control_flow.h"
+#include "runtime/host_eval.h"
 #include "runtime/sequence_ops.h"
 
 #include <spdlog/spdlog.h>
@@ -385,20 +386,9 @@ Status Executor::run_dynamic_step(const Plan& plan, size_t s, Frame& frame, cons
     if (values_known) {
       results = ictx.output_values;
     } else {
-      std::vector<const HostTensor*> host_ins;
-      std::vector<HostTensor> placeholders;  // type-only inputs: their type, no elements
-      placeholders.reserve(node.inputs.size());
-      for (size_t i = 0; i < node.inputs.size(); ++i) {
-        const ValueId in = node.inputs[i];
-        if (in != kNoValue && !frame.values[in].host) {
-          GK_TRY(HostTensor p, HostTensor::allocate(frame.values[in].type.dtype, Shape{0}));
-          placeholders.push_back(std::move(p));
-          host_ins.push_back(&placeholders.back());
-          continue;
-        }
-        host_ins.push_back(in == kNoValue ? nullptr : frame.values[in].host);
-      }
-      auto r = evaluate_op(host_kit_, *node.schema, node.view, node.parsed, host_ins);
+      auto r = evaluate_on_host(host_kit_, node, [&](ValueId in) {
+        return HostInput{frame.values[in].host, frame.values[in].type.dtype};
+      });
       if (!r.ok()) return r.status().code() == StatusCode::kInternal ? r.status()
                                                                       : r.status().with_context(node.view.describe());
       for (size_t o = 0; o < node.outputs.size(); ++o)

@@ -2,6 +2,7 @@
 // plan-time evaluation of values computable on the host (shape arithmetic,
 // constant subgraphs), then placement of every device value and the memory plan.
 #include "ops/core/op_eval.h"
+#include "runtime/host_eval.h"
 #include "runtime/plan.h"
 
 #include <spdlog/spdlog.h>
@@ -195,20 +196,9 @@ Result<std::shared_ptr<const Plan>> build_plan(const PlanRequest& req, const std
     size_t out_bytes = 0;
     for (const auto& t : ictx.outputs) out_bytes += dtype_storage_bytes(t.dtype, numel(t.shape));
     if (all_host && out_bytes <= kHostEvalMaxBytes) {
-      std::vector<const HostTensor*> ins;
-      std::vector<HostTensor> placeholders;  // type-only inputs: their type, no elements
-      placeholders.reserve(node.inputs.size());
-      for (ValueId in : node.inputs) {
-        const ValuePlan& vp = plan->values[in == kNoValue ? 0 : in];
-        if (in != kNoValue && !vp.host) {
-          GK_TRY(HostTensor p, HostTensor::allocate(vp.type.dtype, Shape{0}));
-          placeholders.push_back(std::move(p));
-          ins.push_back(&placeholders.back());
-          continue;
-        }
-        ins.push_back(in == kNoValue ? nullptr : vp.host.get());
-      }
-      auto r = evaluate_op(req.host_kit, *node.schema, node.view, node.parsed, ins);
+      auto r = evaluate_on_host(req.host_kit, node, [&](ValueId in) {
+        return HostInput{plan->values[in].host.get(), plan->values[in].type.dtype};
+      });
       if (!r.ok()) return r.status().with_context(req.path.empty() ? "model" : req.path);
       for (size_t o = 0; o < node.outputs.size(); ++o) {
         if (node.outputs[o] == kNoValue) continue;

@@ -6,7 +6,7 @@
 // ops/attention/rms_rope.cpp.
 #include "ops/data_movement/data_movement.h"
 #include "ops/elementwise/elementwise.h"
-#include "ops/attention/family.h"
+#include "ops/core/op.h"
 #include "ops/matmul/gemm_launch.h"
 #include "ops/kernel_sources.h"
 #include "ops/core/kernel_types.h"

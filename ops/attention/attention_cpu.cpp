@@ -1,6 +1,6 @@
 // CPU instantiations of ops/attention/attention.cuh.
 #include "backends/cpu/cpu_kernel_table.h"
-#include "ops/attention/family.h"
+#include "ops/core/op.h"
 #include "ops/kernel_sources.h"
 #include "ops/attention/attention.cuh"
 

@@ -1,13 +1,5 @@
 // The attention family: Attention, RMSNormalization and RotaryEmbedding.
 // Kernels: ops/attention/attention.cuh; CPU twins: ops/attention/attention_cpu.cpp.
-#include "ops/attention/family.h"
+#include "ops/core/family.h"
 
-namespace gk::families {
-
-OpFamily attention_family() {
-  return {.name = "attention",
-          .tables = {attention_ops(), rms_rope_schemas()},
-          .kernels = attention_kernels()};
-}
-
-}  // namespace gk::families
+GK_FAMILY(attention, attention_ops, rms_rope_ops)

@@ -1,7 +1,7 @@
 // RMSNormalization (23) and RotaryEmbedding (23), kernels in
 // ops/attention/attention.cuh. Attention itself is ops/attention/attention.cpp.
 #include "ops/elementwise/elementwise.h"
-#include "ops/attention/family.h"
+#include "ops/core/op.h"
 #include "ops/kernel_sources.h"
 #include "ops/core/kernel_types.h"
 #include "ops/common/row_geometry.h"
@@ -195,12 +195,14 @@ const OpImpl kRope{&parse_rope, &infer_rope, &run_rope};
 
 }  // namespace
 
-std::span<const OpSchema> rms_rope_schemas() {
+namespace families {
+std::span<const OpSchema> rms_rope_ops() {
   static const OpSchema table[] = {
       {"", "RMSNormalization", 23, kOpsetCurrent, &kRms, {}},
       {"", "RotaryEmbedding", 23, kOpsetCurrent, &kRope, {}},
   };
   return table;
 }
+}  // namespace families
 
 }  // namespace gk

@@ -9,7 +9,7 @@
 #include "backends/minifloat.cuh"  // the mode word shared with the kernels
 
 #include "ops/elementwise/elementwise.h"
-#include "ops/cast/family.h"
+#include "ops/core/op.h"
 #include "ops/kernel_sources.h"
 
 #include <cerrno>

@@ -3,7 +3,7 @@
 // the host-side single-element conversion that uses the same rules.
 #include "backends/cpu/cpu_kernel_table.h"
 #include "ops/cast/cast.h"
-#include "ops/cast/family.h"
+#include "ops/core/op.h"
 #include "ops/kernel_sources.h"
 #include "ops/cast/cast.cuh"
 

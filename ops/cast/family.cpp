@@ -1,13 +1,5 @@
 // The cast family: Cast and CastLike.
 // Kernels: ops/cast/cast.cuh; CPU twins: ops/cast/cast_cpu.cpp.
-#include "ops/cast/family.h"
+#include "ops/core/family.h"
 
-namespace gk::families {
-
-OpFamily cast_family() {
-  return {.name = "cast",
-          .tables = {cast_ops()},
-          .kernels = cast_kernels()};
-}
-
-}  // namespace gk::families
+GK_FAMILY(cast, cast_ops)

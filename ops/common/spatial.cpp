@@ -40,10 +40,6 @@ Result<Window> make_window(const NodeView& node, const WindowAttrs& a, const Sha
   Window w;
   w.nd = static_cast<int>(nd);
   const size_t lead = kMaxSpatial - nd;
-  for (size_t d = 0; d < kMaxSpatial; ++d) {
-    w.in[d] = w.out[d] = w.k[d] = w.s[d] = w.dil[d] = 1;
-    w.pad_begin[d] = w.pad_end[d] = 0;
-  }
   for (size_t i = 0; i < nd; ++i) {
     const size_t d = lead + i;
     const int64_t k = kernel[i], s = a.strides.empty() ? 1 : a.strides[i];

@@ -12,7 +12,7 @@ namespace gk {
 
 enum class AutoPad { kNotSet, kSameUpper, kSameLower, kValid };
 
-constexpr int kMaxSpatial = 3;
+constexpr int kMaxSpatial = 3;  // Window's initialisers list three dims
 
 // The attributes every windowed op shares, as the model wrote them.
 struct WindowAttrs {
@@ -24,11 +24,13 @@ struct WindowAttrs {
 // Reads auto_pad, kernel_shape, strides, pads, dilations (and ceil_mode if asked).
 Result<WindowAttrs> parse_window(const AttrMap& attrs, const NodeView& node, bool with_ceil_mode);
 
-// Geometry of one launch; unused leading dims are 1 (pad 0, stride 1).
+// Geometry of one launch; unused leading dims are 1 (pad 0, stride 1), which is
+// what every dim starts as.
 struct Window {
   int nd = 0;
-  int64_t in[kMaxSpatial], out[kMaxSpatial], k[kMaxSpatial], s[kMaxSpatial], dil[kMaxSpatial];
-  int64_t pad_begin[kMaxSpatial], pad_end[kMaxSpatial];
+  int64_t in[kMaxSpatial] = {1, 1, 1}, out[kMaxSpatial] = {1, 1, 1}, k[kMaxSpatial] = {1, 1, 1};
+  int64_t s[kMaxSpatial] = {1, 1, 1}, dil[kMaxSpatial] = {1, 1, 1};
+  int64_t pad_begin[kMaxSpatial] = {}, pad_end[kMaxSpatial] = {};
   int64_t in_size() const { return in[0] * in[1] * in[2]; }
   int64_t out_size() const { return out[0] * out[1] * out[2]; }
   int64_t k_size() const { return k[0] * k[1] * k[2]; }

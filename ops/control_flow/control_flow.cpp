@@ -2,7 +2,7 @@
 // and a condition allow), Scan (a body run per slice of its scan inputs).
 #include "ops/control_flow/control_flow.h"
 
-#include "ops/control_flow/family.h"
+#include "ops/core/op.h"
 
 namespace gk {
 namespace {

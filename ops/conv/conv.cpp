@@ -9,7 +9,7 @@
 //    3x3 conv is 9x its input (a 1x64x160x160 f32 input would need 59 MB of
 //    scratch) and writing then rereading it costs more than the gather.
 #include "ops/conv/conv_common.h"
-#include "ops/conv/family.h"
+#include "ops/core/op.h"
 #include "ops/matmul/gemm_launch.h"
 #include "ops/kernel_sources.h"
 #include "ops/core/kernel_types.h"

@@ -11,7 +11,7 @@
 #include "backends/cpu/cpu_kernel_table.h"
 #include "ops/common/gemm_block.h"
 #include "ops/conv/depthwise_micro.h"
-#include "ops/conv/family.h"
+#include "ops/core/op.h"
 #include "ops/kernel_sources.h"
 #include "ops/conv/conv.cuh"
 

@@ -3,7 +3,7 @@
 // gk_col2im gathers each output pixel's taps, adds the bias, applies the
 // activation. A gather rather than a scatter: no atomics, a fixed order.
 #include "ops/conv/conv_common.h"
-#include "ops/conv/family.h"
+#include "ops/core/op.h"
 #include "ops/matmul/gemm_launch.h"
 #include "ops/kernel_sources.h"
 #include "ops/core/kernel_types.h"
@@ -60,10 +60,6 @@ Result<Geometry> geometry(const NodeView& node, const ConvTransposeAttrs& at, co
   Window& w = g.w;
   w.nd = static_cast<int>(nd);
   const size_t lead = kMaxSpatial - nd;
-  for (size_t d = 0; d < kMaxSpatial; ++d) {
-    w.in[d] = w.out[d] = w.k[d] = w.s[d] = w.dil[d] = 1;
-    w.pad_begin[d] = w.pad_end[d] = 0;
-  }
   for (size_t i = 0; i < nd; ++i) {
     const size_t d = lead + i;
     const int64_t in = x[2 + i], k = kernel[i];

@@ -3,7 +3,7 @@
 // view needs no launch); when the planner could not alias it (a graph output, a
 // dynamic input), run() copies the bytes.
 #include "ops/data_movement/data_movement.h"
-#include "ops/data_movement/family.h"
+#include "ops/core/op.h"
 
 namespace gk {
 namespace {

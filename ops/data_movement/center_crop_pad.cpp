@@ -4,7 +4,7 @@
 // constant-mode pad with a per-axis begin offset, negative where cropping, so the
 // data-movement family's gk_dm_pad kernel does the copy for every element width.
 #include "ops/data_movement/data_movement.h"
-#include "ops/data_movement/family.h"
+#include "ops/core/op.h"
 #include "ops/kernel_sources.h"
 
 namespace gk {

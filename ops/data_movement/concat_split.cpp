@@ -1,11 +1,13 @@
 // Concat and Split: each input/output is one block copy of `outer` rows.
 #include "ops/data_movement/data_movement.h"
-#include "ops/data_movement/family.h"
+#include "ops/core/op.h"
 
 #include <numeric>
 
-namespace gk::dm {
+namespace gk::families {
 namespace {
+
+using namespace dm;  // data_movement.h's shared helpers
 
 struct ConcatAttrs {
   int64_t axis = 0;
@@ -153,6 +155,6 @@ const OpSchema kConcatSplitOps[] = {
 
 }  // namespace
 
-std::span<const OpSchema> concat_split_op_table() { return kConcatSplitOps; }
+std::span<const OpSchema> concat_split_ops() { return kConcatSplitOps; }
 
-}  // namespace gk::dm
+}  // namespace gk::families

@@ -74,6 +74,32 @@ static GK_FN int64_t gk_dm_pad_coord(int64_t c, int64_t n, int32_t mode) {
   return m < n ? m : p - m;
 }
 
+// Where output element `linear` of dims 0..top (row-major) reads from: the source
+// offset of those dims, or inside = false where a constant pad covers it. The CUDA
+// kernel maps every dim of an element; the CPU twin maps a row's outer dims once.
+struct gk_pad_source {
+  int64_t offset;
+  bool inside;
+};
+
+static GK_FN gk_pad_source gk_dm_pad_source(const gk_pad_map& map, int64_t linear, int32_t top) {
+  gk_pad_source s{0, true};
+  for (int32_t d = top; d >= 0; --d) {
+    const int64_t q = linear / map.out_dims[d];
+    int64_t c = linear - q * map.out_dims[d] - map.begin[d];
+    linear = q;
+    if (c < 0 || c >= map.in_dims[d]) {
+      if (map.mode == 0 || map.in_dims[d] == 0) {
+        s.inside = false;
+        continue;
+      }
+      c = gk_dm_pad_coord(c, map.in_dims[d], map.mode);
+    }
+    s.offset += c * map.in_strides[d];
+  }
+  return s;
+}
+
 // The CPU twin (ops/data_movement/data_movement_cpu.cpp) maps each output row
 // once and copies its interior as a run.
 #ifdef __CUDACC_RTC__
@@ -81,22 +107,8 @@ template <typename W>
 GK_KERNEL void gk_dm_pad(const W* GK_RESTRICT src, W* GK_RESTRICT dst, gk_pad_map map, uint64_t value_bits,
                          int64_t n) {
   GK_KERNEL_LOOP(i, n) {
-    int64_t linear = i, off = 0;
-    bool inside = true;
-    for (int32_t d = map.rank - 1; d >= 0; --d) {
-      int64_t q = linear / map.out_dims[d];
-      int64_t c = linear - q * map.out_dims[d] - map.begin[d];
-      linear = q;
-      if (c < 0 || c >= map.in_dims[d]) {
-        if (map.mode == 0 || map.in_dims[d] == 0) {
-          inside = false;
-          continue;
-        }
-        c = gk_dm_pad_coord(c, map.in_dims[d], map.mode);
-      }
-      off += c * map.in_strides[d];
-    }
-    dst[i] = inside ? src[off] : (W)value_bits;
+    const gk_pad_source s = gk_dm_pad_source(map, i, map.rank - 1);
+    dst[i] = s.inside ? src[s.offset] : (W)value_bits;
   }
 }
 #endif

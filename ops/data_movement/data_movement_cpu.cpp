@@ -1,6 +1,6 @@
 // CPU instantiations of ops/data_movement/data_movement.cuh.
 #include "backends/cpu/cpu_kernel_table.h"
-#include "ops/data_movement/family.h"
+#include "ops/core/op.h"
 #include "ops/kernel_sources.h"
 #include "ops/data_movement/data_movement.cuh"
 
@@ -65,26 +65,12 @@ void gk_dm_pad(const W* GK_RESTRICT src, W* GK_RESTRICT dst, gk_pad_map map, uin
   const int64_t out_w = map.out_dims[last], in_w = map.in_dims[last], begin = map.begin[last];
   while (i < end) {
     const int64_t row = i / out_w, j0 = i - row * out_w, j1 = std::min(out_w, j0 + (end - i));
-    int64_t linear = row, off = 0;
-    bool inside = true;
-    for (int d = last - 1; d >= 0; --d) {
-      const int64_t q = linear / map.out_dims[d];
-      int64_t c = linear - q * map.out_dims[d] - map.begin[d];
-      linear = q;
-      if (c < 0 || c >= map.in_dims[d]) {
-        if (map.mode == 0 || map.in_dims[d] == 0) {
-          inside = false;
-          continue;
-        }
-        c = gk_dm_pad_coord(c, map.in_dims[d], map.mode);
-      }
-      off += c * map.in_strides[d];
-    }
+    const gk_pad_source s = gk_dm_pad_source(map, row, last - 1);
     W* out = dst + row * out_w;
-    if (!inside || in_w == 0) {
+    if (!s.inside || in_w == 0) {
       for (int64_t j = j0; j < j1; ++j) out[j] = value;  // in_w == 0 pads only in constant mode
     } else {
-      const W* in = src + off;
+      const W* in = src + s.offset;
       const int64_t lo = std::clamp(begin, j0, j1), hi = std::clamp(begin + in_w, lo, j1);
       auto border = [&](int64_t a, int64_t b) {
         if (map.mode == 0)

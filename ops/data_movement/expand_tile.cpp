@@ -1,10 +1,12 @@
 // Expand and Tile as strided copies: Expand reads broadcast dims with stride 0;
 // Tile views the output [r0, d0, r1, d1, ...] with stride 0 on each repeat dim.
 #include "ops/data_movement/data_movement.h"
-#include "ops/data_movement/family.h"
+#include "ops/core/op.h"
 
-namespace gk::dm {
+namespace gk::families {
 namespace {
+
+using namespace dm;  // data_movement.h's shared helpers
 
 Status infer_expand(InferContext& ctx) {
   GK_TRY(std::vector<int64_t> shape, host_ints(ctx, 1));
@@ -70,6 +72,6 @@ const OpSchema kExpandTileOps[] = {
 
 }  // namespace
 
-std::span<const OpSchema> expand_tile_op_table() { return kExpandTileOps; }
+std::span<const OpSchema> expand_tile_ops() { return kExpandTileOps; }
 
-}  // namespace gk::dm
+}  // namespace gk::families

@@ -2,7 +2,7 @@
 // NonZero, Compress and Unique, whose output shapes are known only after reading
 // device data (InferContext::dynamic_shape; run() allocates those outputs).
 #include "ops/data_movement/data_movement.h"
-#include "ops/data_movement/family.h"
+#include "ops/core/op.h"
 #include "ops/kernel_sources.h"
 #include "ops/core/kernel_types.h"
 #include "ops/core/op_eval.h"
@@ -11,8 +11,10 @@
 #include <cmath>
 #include <numeric>
 
-namespace gk::dm {
+namespace gk::families {
 namespace {
+
+using namespace dm;  // data_movement.h's shared helpers
 
 // Output i gets `shape`: preallocated outputs must already have it; dynamic ones
 // are allocated now (empty ones need no memory).
@@ -417,6 +419,6 @@ const OpSchema kIndexOps[] = {
 
 }  // namespace
 
-std::span<const OpSchema> index_op_table() { return kIndexOps; }
+std::span<const OpSchema> index_ops() { return kIndexOps; }
 
-}  // namespace gk::dm
+}  // namespace gk::families

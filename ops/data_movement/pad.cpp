@@ -2,11 +2,13 @@
 // before opset 11, inputs from 11 (constant_value optional), axes input from 18;
 // wrap arrived in opset 19. Negative pads crop.
 #include "ops/data_movement/data_movement.h"
-#include "ops/data_movement/family.h"
+#include "ops/core/op.h"
 #include "ops/kernel_sources.h"
 
-namespace gk::dm {
+namespace gk::families {
 namespace {
+
+using namespace dm;  // data_movement.h's shared helpers
 
 struct PadAttrs {
   int32_t mode = 0;
@@ -123,6 +125,6 @@ const OpSchema kPadOps[] = {
 
 }  // namespace
 
-std::span<const OpSchema> pad_op_table() { return kPadOps; }
+std::span<const OpSchema> pad_ops() { return kPadOps; }
 
-}  // namespace gk::dm
+}  // namespace gk::families

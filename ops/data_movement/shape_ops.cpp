@@ -5,14 +5,16 @@
 // output the input's bytes and run() then copies nothing; when it did not alias
 // them, run() copies.
 #include "ops/data_movement/data_movement.h"
-#include "ops/data_movement/family.h"
+#include "ops/core/op.h"
 #include "ops/kernel_sources.h"
 
 #include <cmath>
 #include <set>
 
-namespace gk::dm {
+namespace gk::families {
 namespace {
+
+using namespace dm;  // data_movement.h's shared helpers
 
 // ---- view ops -------------------------------------------------------------------
 
@@ -437,6 +439,6 @@ const OpSchema kShapeOps[] = {
 
 }  // namespace
 
-std::span<const OpSchema> shape_op_table() { return kShapeOps; }
+std::span<const OpSchema> shape_ops() { return kShapeOps; }
 
-}  // namespace gk::dm
+}  // namespace gk::families

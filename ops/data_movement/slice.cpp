@@ -2,10 +2,12 @@
 // One strided copy: the source pointer moves to the first element and each dim's
 // stride is multiplied by its step (negative steps walk backwards).
 #include "ops/data_movement/data_movement.h"
-#include "ops/data_movement/family.h"
+#include "ops/core/op.h"
 
-namespace gk::dm {
+namespace gk::families {
 namespace {
+
+using namespace dm;  // data_movement.h's shared helpers
 
 struct SliceAttrs {
   bool from_inputs = true;
@@ -114,6 +116,6 @@ const OpSchema kSliceOps[] = {
 
 }  // namespace
 
-std::span<const OpSchema> slice_op_table() { return kSliceOps; }
+std::span<const OpSchema> slice_ops() { return kSliceOps; }
 
-}  // namespace gk::dm
+}  // namespace gk::families

@@ -1,10 +1,12 @@
 // DepthToSpace (DCR, and CRD from opset 11) and SpaceToDepth as 6-D transposes of
 // the NCHW input, each one strided copy.
 #include "ops/data_movement/data_movement.h"
-#include "ops/data_movement/family.h"
+#include "ops/core/op.h"
 
-namespace gk::dm {
+namespace gk::families {
 namespace {
+
+using namespace dm;  // data_movement.h's shared helpers
 
 struct BlockAttrs {
   int64_t blocksize = 0;
@@ -77,6 +79,6 @@ const OpSchema kSpaceDepthOps[] = {
 
 }  // namespace
 
-std::span<const OpSchema> space_depth_op_table() { return kSpaceDepthOps; }
+std::span<const OpSchema> space_depth_ops() { return kSpaceDepthOps; }
 
-}  // namespace gk::dm
+}  // namespace gk::families

@@ -1,9 +1,11 @@
 // Transpose: one strided copy (ops/data_movement/data_movement.h merges dims that stay adjacent).
 #include "ops/data_movement/data_movement.h"
-#include "ops/data_movement/family.h"
+#include "ops/core/op.h"
 
-namespace gk::dm {
+namespace gk::families {
 namespace {
+
+using namespace dm;  // data_movement.h's shared helpers
 
 struct TransposeAttrs {
   std::optional<std::vector<int64_t>> perm;  // absent: reverse the dims
@@ -66,6 +68,6 @@ const OpSchema kTransposeOps[] = {
 
 }  // namespace
 
-std::span<const OpSchema> transpose_op_table() { return kTransposeOps; }
+std::span<const OpSchema> transpose_ops() { return kTransposeOps; }
 
-}  // namespace gk::dm
+}  // namespace gk::families

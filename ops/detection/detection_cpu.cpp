@@ -1,6 +1,6 @@
 // CPU side of the detection kernel family (RoiAlign, MaxRoiPool): plain GK_KERNEL_LOOPs.
 #include "backends/cpu/cpu_kernel_table.h"
-#include "ops/detection/family.h"
+#include "ops/core/op.h"
 #include "ops/kernel_sources.h"
 #include "ops/detection/detection.cuh"
 

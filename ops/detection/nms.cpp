@@ -6,7 +6,7 @@
 // index first); a candidate is dropped when its IoU with an already selected box of
 // the class is > iou_threshold; IoU in float32, zero for boxes without area.
 #include "ops/data_movement/data_movement.h"
-#include "ops/detection/family.h"
+#include "ops/core/op.h"
 #include "ops/core/op_eval.h"
 
 #include <algorithm>

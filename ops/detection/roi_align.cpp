@@ -5,7 +5,7 @@
 // MaxRoiPool (1, 22): X [N, C, H, W], rois [R, 5] as (batch, x1, y1, x2, y2) in X's
 // dtype → Y [R, C, pooled_shape[0], pooled_shape[1]] (kernel: detection.cuh).
 #include "ops/data_movement/data_movement.h"
-#include "ops/detection/family.h"
+#include "ops/core/op.h"
 #include "ops/matmul/gemm_launch.h"
 #include "ops/kernel_sources.h"
 #include "ops/core/kernel_types.h"

@@ -5,7 +5,7 @@
 // (dft_length, axis, frame_step, frame_length) fix the output shape, so they are
 // host inputs; the executor knows them at plan time.
 #include "ops/data_movement/data_movement.h"
-#include "ops/dft/family.h"
+#include "ops/core/op.h"
 #include "ops/kernel_sources.h"
 #include "ops/core/kernel_types.h"
 

@@ -1,6 +1,6 @@
 // CPU instantiations of ops/dft/dft.cuh.
 #include "backends/cpu/cpu_kernel_table.h"
-#include "ops/dft/family.h"
+#include "ops/core/op.h"
 #include "ops/kernel_sources.h"
 #include "ops/dft/dft.cuh"
 

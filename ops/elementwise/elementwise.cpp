@@ -4,7 +4,7 @@
 #include "ops/elementwise/elementwise.h"
 
 #include "ops/common/broadcast_plan.h"
-#include "ops/elementwise/family.h"
+#include "ops/core/op.h"
 #include "ops/kernel_sources.h"
 
 #include <memory>

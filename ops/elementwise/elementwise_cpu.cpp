@@ -1,7 +1,7 @@
 // CPU instantiations of ops/elementwise/elementwise.cuh, one line per entry. The
 // launchers in ops/elementwise/elementwise.cpp and ops/elementwise/variadic.cpp build the same names.
 #include "backends/cpu/cpu_kernel_table.h"
-#include "ops/elementwise/family.h"
+#include "ops/core/op.h"
 #include "ops/kernel_sources.h"
 #include "ops/elementwise/elementwise.cuh"
 

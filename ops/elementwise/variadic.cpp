@@ -2,7 +2,7 @@
 // three-way broadcasting Where. Kernels: ops/elementwise/elementwise.cuh.
 #include "ops/common/broadcast_plan.h"
 #include "ops/elementwise/elementwise.h"
-#include "ops/elementwise/family.h"
+#include "ops/core/op.h"
 #include "ops/kernel_sources.h"
 
 #include <memory>

@@ -1,10 +1,12 @@
 // Gather, GatherElements, GatherND. Negative indices count from the end (opset
 // 11+); anything outside [-dim, dim) clamps and raises the run's OutOfRange flag.
 #include "ops/gather_scatter/index_launch.h"
-#include "ops/gather_scatter/family.h"
+#include "ops/core/op.h"
 
-namespace gk::dm {
+namespace gk::families {
 namespace {
+
+using namespace dm;  // index_launch.h's shared helpers
 
 // The widest word (<= 8 bytes) that divides `run` elements of `esize` bytes.
 size_t widen(size_t esize, int64_t run) {
@@ -149,6 +151,6 @@ const OpSchema kGatherOps[] = {
 
 }  // namespace
 
-std::span<const OpSchema> gather_op_table() { return kGatherOps; }
+std::span<const OpSchema> gather_ops() { return kGatherOps; }
 
-}  // namespace gk::dm
+}  // namespace gk::families

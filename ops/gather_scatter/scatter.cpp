@@ -2,12 +2,14 @@
 // reductions none / add / mul (opset 16) and max / min (opset 18). The output
 // starts as a copy of data (nothing to copy when the planner ran it in place).
 #include "ops/gather_scatter/index_launch.h"
-#include "ops/gather_scatter/family.h"
+#include "ops/core/op.h"
 
 #include <optional>
 
-namespace gk::dm {
+namespace gk::families {
 namespace {
+
+using namespace dm;  // index_launch.h's shared helpers
 
 struct ScatterAttrs {
   int64_t axis = 0;
@@ -150,6 +152,6 @@ const OpSchema kScatterOps[] = {
 
 }  // namespace
 
-std::span<const OpSchema> scatter_op_table() { return kScatterOps; }
+std::span<const OpSchema> scatter_ops() { return kScatterOps; }
 
-}  // namespace gk::dm
+}  // namespace gk::families

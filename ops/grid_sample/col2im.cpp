@@ -3,7 +3,7 @@
 // image and block shapes are host-known inputs: they decide the output shape. Each
 // output element gathers its overlapping contributions (gk_col2im_gather), so no atomics.
 #include "ops/data_movement/data_movement.h"
-#include "ops/grid_sample/family.h"
+#include "ops/core/op.h"
 #include "ops/matmul/gemm_launch.h"
 #include "ops/kernel_sources.h"
 #include "ops/core/kernel_types.h"

@@ -6,7 +6,7 @@
 // element (gk_deform_conv): the sampled input differs per output point, so there is
 // no shared im2col panel to reuse.
 #include "ops/data_movement/data_movement.h"
-#include "ops/grid_sample/family.h"
+#include "ops/core/op.h"
 #include "ops/matmul/gemm_launch.h"
 #include "ops/kernel_sources.h"
 #include "ops/core/kernel_types.h"

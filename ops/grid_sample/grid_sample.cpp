@@ -3,7 +3,7 @@
 // X and grid may have different float types; the kernel computes in double when
 // either is double, else in float. Spatial ranks above GK_GS_MAX_DIMS are refused.
 #include "ops/data_movement/data_movement.h"
-#include "ops/grid_sample/family.h"
+#include "ops/core/op.h"
 #include "ops/matmul/gemm_launch.h"
 #include "ops/kernel_sources.h"
 #include "ops/core/kernel_types.h"

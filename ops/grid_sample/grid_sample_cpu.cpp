@@ -1,7 +1,7 @@
 // CPU side of the spatial sampling kernel family (GridSample for every pair of
 // float types of X and grid, AffineGrid, Col2Im, DeformConv): plain GK_KERNEL_LOOPs.
 #include "backends/cpu/cpu_kernel_table.h"
-#include "ops/grid_sample/family.h"
+#include "ops/core/op.h"
 #include "ops/kernel_sources.h"
 #include "ops/grid_sample/grid_sample.cuh"
 

@@ -1,6 +1,6 @@
 // Det (opsets 11 and 22: 22 adds bfloat16): [*, M, M] → [*].
 #include "ops/data_movement/data_movement.h"
-#include "ops/linalg/family.h"
+#include "ops/core/op.h"
 #include "ops/kernel_sources.h"
 #include "ops/core/kernel_types.h"
 

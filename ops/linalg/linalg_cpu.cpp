@@ -1,6 +1,6 @@
 // CPU instantiations of ops/linalg/linalg.cuh.
 #include "backends/cpu/cpu_kernel_table.h"
-#include "ops/linalg/family.h"
+#include "ops/core/op.h"
 #include "ops/kernel_sources.h"
 #include "ops/linalg/linalg.cuh"
 

@@ -3,7 +3,7 @@
 // SCE 13. SCE is the log-softmax of its scores along C (ops/softmax/softmax.cuh,
 // written to the optional log_prob output or to scratch) followed by the NLL
 // kernel of ops/loss/loss.cuh.
-#include "ops/loss/family.h"
+#include "ops/core/op.h"
 #include "ops/kernel_sources.h"
 #include "ops/core/kernel_types.h"
 #include "ops/common/row_geometry.h"

@@ -1,6 +1,6 @@
 // CPU instantiations of ops/loss/loss.cuh.
 #include "backends/cpu/cpu_kernel_table.h"
-#include "ops/loss/family.h"
+#include "ops/core/op.h"
 #include "ops/kernel_sources.h"
 #include "ops/loss/loss.cuh"
 

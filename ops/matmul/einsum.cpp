@@ -2,7 +2,7 @@
 // right, two at a time, by gk_einsum (a strided contraction): repeated labels in a
 // term become summed strides (diagonals), broadcast ellipsis dims stride 0, and a
 // label is summed away at the first step after which nothing needs it.
-#include "ops/matmul/family.h"
+#include "ops/core/op.h"
 #include "ops/matmul/gemm_launch.h"
 #include "ops/kernel_sources.h"
 #include "ops/core/kernel_types.h"

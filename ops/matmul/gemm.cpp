@@ -1,6 +1,6 @@
 // Gemm: Y = alpha * op(A) op(B) + beta * C, C broadcast unidirectionally to (M, N)
 // (optional from opset 11), on the tiled GEMM. Transposes are strides, not copies.
-#include "ops/matmul/family.h"
+#include "ops/core/op.h"
 #include "ops/matmul/gemm_launch.h"
 
 namespace gk {

@@ -1,6 +1,6 @@
 // MatMul (numpy semantics: batch dims broadcast, a 1-D operand is promoted to a
 // matrix and its dim removed from the result) on the tiled GEMM.
-#include "ops/matmul/family.h"
+#include "ops/core/op.h"
 #include "ops/matmul/gemm_launch.h"
 
 namespace gk {

@@ -2,7 +2,7 @@
 // 256 x 64 per call, ops/common/gemm_block.h) and the instantiation table.
 #include "backends/cpu/cpu_kernel_table.h"
 #include "ops/common/gemm_block.h"
-#include "ops/matmul/family.h"
+#include "ops/core/op.h"
 #include "ops/kernel_sources.h"
 #include "ops/matmul/matmul.cuh"
 

@@ -1,7 +1,7 @@
 // ai.onnx.ml Binarizer-1 and ArrayFeatureExtractor-1 (ops/ml/ml_ops.cuh).
 // ArrayFeatureExtractor on strings runs on the host at plan time, as the string
 // ops do (ops/string/string_ops.h).
-#include "ops/ml/family.h"
+#include "ops/core/op.h"
 #include "ops/kernel_sources.h"
 #include "ops/core/kernel_types.h"
 #include "ops/string/string_ops.h"

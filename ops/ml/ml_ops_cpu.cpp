@@ -1,6 +1,6 @@
 // CPU instantiations of ops/ml/ml_ops.cuh.
 #include "backends/cpu/cpu_kernel_table.h"
-#include "ops/ml/family.h"
+#include "ops/core/op.h"
 #include "ops/kernel_sources.h"
 #include "ops/ml/ml_ops.cuh"
 

@@ -2,7 +2,7 @@
 // MeanVarianceNormalization (all gk_norm_rows with their own rows and affine
 // indexing) and BatchNormalization in its inference form. LRN and LpNormalization
 // live in ops/normalization/normalization_local.cpp.
-#include "ops/normalization/family.h"
+#include "ops/core/op.h"
 #include "ops/kernel_sources.h"
 #include "ops/core/kernel_types.h"
 #include "ops/common/row_geometry.h"

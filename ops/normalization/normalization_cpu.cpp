@@ -1,6 +1,6 @@
 // CPU instantiations of ops/normalization/normalization.cuh.
 #include "backends/cpu/cpu_kernel_table.h"
-#include "ops/normalization/family.h"
+#include "ops/core/op.h"
 #include "ops/kernel_sources.h"
 #include "ops/normalization/normalization.cuh"
 

@@ -1,6 +1,6 @@
 // LRN (across channels) and LpNormalization (along one axis): the normalisations
 // that divide by a local norm rather than a mean and variance.
-#include "ops/normalization/family.h"
+#include "ops/core/op.h"
 #include "ops/kernel_sources.h"
 #include "ops/core/kernel_types.h"
 #include "ops/common/row_geometry.h"
@@ -96,6 +96,8 @@ const OpSchema kLocalSchemas[] = {
 
 }  // namespace
 
-std::span<const OpSchema> normalization_local_schemas() { return kLocalSchemas; }
+namespace families {
+std::span<const OpSchema> normalization_local_ops() { return kLocalSchemas; }
+}  // namespace families
 
 }  // namespace gk

@@ -2,7 +2,7 @@
 // GlobalLpPool and MaxUnpool. Attributes added by later opsets (storage_order 8, ceil_mode 10,
 // dilations 10/19/18, count_include_pad 7) default to the older behaviour when
 // absent, so one entry per op covers every version.
-#include "ops/pool/family.h"
+#include "ops/core/op.h"
 #include "ops/matmul/gemm_launch.h"
 #include "ops/kernel_sources.h"
 #include "ops/core/kernel_types.h"

@@ -38,6 +38,33 @@ struct gk_pool_args {
     }                                                                 \
   }
 
+// AveragePool's count_include_pad divisor along dim d: the taps of the window
+// starting at `base` that fall inside the padded input [-pad, in + pad_end) (the
+// part a ceil_mode window hangs past that is not counted). The CPU twin
+// (pool_cpu.cpp) takes it per dim as the CUDA kernel does.
+static GK_FN int64_t gk_pool_padded_taps(const gk_pool_args& a, int d, int64_t base) {
+  int64_t c = 0;
+  for (int64_t k = 0; k < a.k[d]; ++k) {
+    const int64_t pos = base + k * a.dil[d];
+    if (pos >= -a.pad[d] && pos < a.in[d] + a.pad_end[d]) ++c;
+  }
+  return c;
+}
+
+// One MaxPool tap at (id, ih, iw) of the plane x: a larger value (or the first tap)
+// becomes the best, its index flat in the plane, or column-major with storage_order.
+// The CUDA kernel and its CPU twin take every tap through it.
+template <typename Acc, typename T>
+static GK_FN void gk_pool_take_max(const gk_pool_args& a, const T* x, int64_t id, int64_t ih, int64_t iw, Acc& best,
+                                   int64_t& arg) {
+  const int64_t off = (id * a.in[1] + ih) * a.in[2] + iw;
+  const Acc v = (Acc)x[off];
+  if (arg < 0 || v > best) {
+    best = v;
+    arg = a.storage_order ? id + ih * a.in[0] + iw * a.in[0] * a.in[1] : off;
+  }
+}
+
 // gk_maxpool and gk_avgpool have CPU twins in ops/pool/pool_cpu.cpp that walk output
 // rows (one decode per row instead of per element), with the same fold order.
 #ifdef __CUDACC_RTC__
@@ -51,22 +78,14 @@ GK_KERNEL void gk_maxpool(const T* X, T* Y, int64_t* I, gk_pool_args a, int64_t 
     const T* x = X + nc * isz;
     Acc best = (Acc)gk_limits<T>::lowest();
     int64_t arg = -1;
-    GK_POOL_WINDOW(a, {
-      const int64_t off = (id * a.in[1] + ih) * a.in[2] + iw;
-      const Acc v = (Acc)x[off];
-      if (arg < 0 || v > best) {
-        best = v;
-        arg = a.storage_order ? id + ih * a.in[0] + iw * a.in[0] * a.in[1] : off;
-      }
-    })
+    GK_POOL_WINDOW(a, { gk_pool_take_max(a, x, id, ih, iw, best, arg); })
     Y[i] = (T)best;
     if (I) I[i] = arg < 0 ? -1 : nc * isz + arg;
   }
 }
 
 // count_include_pad: the divisor counts window taps inside the padded input
-// [-pad, in + pad_end) (the part a ceil_mode window hangs past that is not
-// counted); otherwise only taps inside the input.
+// (gk_pool_padded_taps); otherwise only taps inside the input.
 template <typename T>
 GK_KERNEL void gk_avgpool(const T* X, T* Y, gk_pool_args a, int64_t n) {
   typedef typename gk_acc<T>::type Acc;
@@ -80,18 +99,8 @@ GK_KERNEL void gk_avgpool(const T* X, T* Y, gk_pool_args a, int64_t n) {
       sum.add((Acc)x[(id * a.in[1] + ih) * a.in[2] + iw]);
       ++count;
     })
-    if (a.count_include_pad) {
-      count = 1;
-      const int64_t base[3] = {d0, h0, w0};
-      for (int d = 0; d < 3; ++d) {
-        int64_t c = 0;
-        for (int64_t k = 0; k < a.k[d]; ++k) {
-          const int64_t pos = base[d] + k * a.dil[d];
-          if (pos >= -a.pad[d] && pos < a.in[d] + a.pad_end[d]) ++c;
-        }
-        count *= c;
-      }
-    }
+    if (a.count_include_pad)
+      count = gk_pool_padded_taps(a, 0, d0) * gk_pool_padded_taps(a, 1, h0) * gk_pool_padded_taps(a, 2, w0);
     Y[i] = (T)(count > 0 ? sum.result() / (Acc)count : (Acc)0);
   }
 }

@@ -5,7 +5,7 @@
 // more than a 3x2 window's adds, 0.65 ms of the PaddleOCR recogniser's 26 ms). The
 // taps fold in the CUDA kernels' (kd, kh, kw) order. The other kernels are shared.
 #include "backends/cpu/cpu_kernel_table.h"
-#include "ops/pool/family.h"
+#include "ops/core/op.h"
 #include "ops/kernel_sources.h"
 #include "ops/pool/pool.cuh"
 
@@ -96,28 +96,12 @@ void gk_maxpool(const T* X, T* Y, int64_t* I, gk_pool_args a, int64_t n) {
       if (r.fits) {
         int64_t lo, hi;
         kw_range(a, w0, &lo, &hi);
-        for (int j = 0; j < r.ndh; ++j) {
-          const int64_t id = r.dh[j][0], ih = r.dh[j][1];
-          const int64_t base = (id * a.in[1] + ih) * a.in[2];
-          for (int64_t kw = lo; kw < hi; ++kw) {
-            const int64_t iw = w0 + kw * a.dil[2];
-            const Acc v = (Acc)x[base + iw];
-            if (arg < 0 || v > best) {
-              best = v;
-              arg = a.storage_order ? id + ih * a.in[0] + iw * a.in[0] * a.in[1] : base + iw;
-            }
-          }
-        }
+        for (int j = 0; j < r.ndh; ++j)
+          for (int64_t kw = lo; kw < hi; ++kw)
+            gk_pool_take_max(a, x, r.dh[j][0], r.dh[j][1], w0 + kw * a.dil[2], best, arg);
       } else {
         const int64_t d0 = r.d0, h0 = r.h0;
-        GK_POOL_WINDOW(a, {
-          const int64_t off = (id * a.in[1] + ih) * a.in[2] + iw;
-          const Acc v = (Acc)x[off];
-          if (arg < 0 || v > best) {
-            best = v;
-            arg = a.storage_order ? id + ih * a.in[0] + iw * a.in[0] * a.in[1] : off;
-          }
-        })
+        GK_POOL_WINDOW(a, { gk_pool_take_max(a, x, id, ih, iw, best, arg); })
       }
       const int64_t i = row * a.out[2] + ow;
       Y[i] = (T)best;
@@ -134,18 +118,8 @@ void gk_avgpool(const T* X, T* Y, gk_pool_args a, int64_t n) {
     const PoolRow r = pool_row(a, row);
     const T* x = X + r.nc * isz;
     // count_include_pad: taps inside the padded input along d and h, per row.
-    int64_t pad_dh = 1;
-    if (a.count_include_pad) {
-      const int64_t base[2] = {r.d0, r.h0};
-      for (int d = 0; d < 2; ++d) {
-        int64_t c = 0;
-        for (int64_t k = 0; k < a.k[d]; ++k) {
-          const int64_t pos = base[d] + k * a.dil[d];
-          if (pos >= -a.pad[d] && pos < a.in[d] + a.pad_end[d]) ++c;
-        }
-        pad_dh *= c;
-      }
-    }
+    const int64_t pad_dh =
+        a.count_include_pad ? gk_pool_padded_taps(a, 0, r.d0) * gk_pool_padded_taps(a, 1, r.h0) : 1;
     for (int64_t ow = 0; ow < a.out[2]; ++ow) {
       const int64_t w0 = ow * a.s[2] - a.pad[2];
       gk_bsum<Acc> sum;  // the taps in the CUDA kernel's order, blocked alike
@@ -166,14 +140,7 @@ void gk_avgpool(const T* X, T* Y, gk_pool_args a, int64_t n) {
           ++count;
         })
       }
-      if (a.count_include_pad) {
-        int64_t c = 0;
-        for (int64_t k = 0; k < a.k[2]; ++k) {
-          const int64_t pos = w0 + k * a.dil[2];
-          if (pos >= -a.pad[2] && pos < a.in[2] + a.pad_end[2]) ++c;
-        }
-        count = pad_dh * c;
-      }
+      if (a.count_include_pad) count = pad_dh * gk_pool_padded_taps(a, 2, w0);
       Y[row * a.out[2] + ow] = (T)(count > 0 ? sum.result() / (Acc)count : (Acc)0);
     }
   }

@@ -6,7 +6,7 @@
 // (gk_q_requant). The im2col matrix costs 4 * kernel volume bytes per input byte
 // of scratch (a 3x3 conv: 36x); correctness first, no int8 dot-product path yet.
 
-#include "ops/quantize/family.h"
+#include "ops/core/op.h"
 #include "ops/matmul/gemm_launch.h"
 #include "ops/kernel_sources.h"
 #include "ops/core/kernel_types.h"

@@ -10,7 +10,7 @@
 // (x - zero_point) * scale in float (double for int32 x) and rounds once to the
 // output type.
 
-#include "ops/quantize/family.h"
+#include "ops/core/op.h"
 #include "ops/kernel_sources.h"
 #include "ops/core/kernel_types.h"
 #include "ops/quantize/quantize.cuh"

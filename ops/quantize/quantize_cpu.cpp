@@ -2,7 +2,7 @@
 // combination QuantizeLinear-10..25 allows, every (input, output) of
 // DequantizeLinear, and the integer matmul/conv helpers.
 #include "backends/cpu/cpu_kernel_table.h"
-#include "ops/quantize/family.h"
+#include "ops/core/op.h"
 #include "ops/kernel_sources.h"
 #include "ops/quantize/quantize.cuh"
 

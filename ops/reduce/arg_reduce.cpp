@@ -1,6 +1,6 @@
 // ArgMax / ArgMin: the int64 index of the extreme element along one axis.
 // select_last_index arrived in opset 12; before it ties always go to the first.
-#include "ops/reduce/family.h"
+#include "ops/core/op.h"
 #include "ops/kernel_sources.h"
 #include "ops/core/kernel_types.h"
 #include "ops/common/row_geometry.h"

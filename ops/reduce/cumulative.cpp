@@ -1,6 +1,6 @@
 // CumSum (opset 11; f16/bf16 from 14) and CumProd (opset 26): inclusive or
 // exclusive scans along an axis given as a 0-D input, forwards or reversed.
-#include "ops/reduce/family.h"
+#include "ops/core/op.h"
 #include "ops/kernel_sources.h"
 #include "ops/core/kernel_types.h"
 #include "ops/common/row_geometry.h"

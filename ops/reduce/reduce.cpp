@@ -1,7 +1,7 @@
 // ReduceSum/Mean/Max/Min/Prod/L1/L2/LogSum/LogSumExp/SumSquare. Axes come from an
 // attribute until the opset that moved them to an input (ReduceSum 13, the others
 // 18); noop_with_empty_axes (same opsets) turns "no axes" into a per-element map.
-#include "ops/reduce/family.h"
+#include "ops/core/op.h"
 #include "ops/kernel_sources.h"
 #include "ops/core/kernel_types.h"
 #include "ops/common/row_geometry.h"

@@ -1,6 +1,6 @@
 // CPU instantiations of ops/reduce/reduce.cuh.
 #include "backends/cpu/cpu_kernel_table.h"
-#include "ops/reduce/family.h"
+#include "ops/core/op.h"
 #include "ops/kernel_sources.h"
 #include "ops/reduce/reduce.cuh"
 

@@ -1,13 +1,5 @@
 // The resize family: Resize and Upsample.
 // Kernels: ops/resize/resize.cuh; CPU twins: ops/resize/resize_cpu.cpp.
-#include "ops/resize/family.h"
+#include "ops/core/family.h"
 
-namespace gk::families {
-
-OpFamily resize_family() {
-  return {.name = "resize",
-          .tables = {resize_ops()},
-          .kernels = resize_kernels()};
-}
-
-}  // namespace gk::families
+GK_FAMILY(resize, resize_ops)

@@ -7,7 +7,7 @@
 // attributes: they map asymmetrically and round nearest as ONNX Runtime does
 // (floor upsampling, ceil downsampling).
 #include "ops/data_movement/data_movement.h"
-#include "ops/resize/family.h"
+#include "ops/core/op.h"
 #include "ops/matmul/gemm_launch.h"
 #include "ops/kernel_sources.h"
 #include "ops/core/kernel_types.h"

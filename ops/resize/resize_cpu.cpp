@@ -3,7 +3,7 @@
 // Filtered passes read the input type on the first pass and write it on the last;
 // float/double intermediates in between (ops/resize/resize.cpp picks the names).
 #include "backends/cpu/cpu_kernel_table.h"
-#include "ops/resize/family.h"
+#include "ops/core/op.h"
 #include "ops/kernel_sources.h"
 #include "ops/resize/resize.cuh"
 

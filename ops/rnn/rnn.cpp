@@ -3,7 +3,7 @@
 // per step a GEMM H·Rᵀ (GRU without linear_before_reset: two) and one fused cell
 // launch, both directions at once; for half types one direct step launch per time
 // step (GRU: two); then the Y_h/Y_c copies. Kernels in ops/rnn/rnn.cuh.
-#include "ops/rnn/family.h"
+#include "ops/core/op.h"
 #include "ops/matmul/gemm_launch.h"
 #include "ops/kernel_sources.h"
 #include "ops/core/kernel_types.h"

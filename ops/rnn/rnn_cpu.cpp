@@ -1,6 +1,6 @@
 // CPU instantiations of ops/rnn/rnn.cuh.
 #include "backends/cpu/cpu_kernel_table.h"
-#include "ops/rnn/family.h"
+#include "ops/core/op.h"
 #include "ops/kernel_sources.h"
 #include "ops/rnn/rnn.cuh"
 

@@ -6,7 +6,7 @@
 // attributes and the executor runs the nodes (runtime/sequence_ops.cpp).
 #include "ops/sequence/sequence.h"
 
-#include "ops/sequence/family.h"
+#include "ops/core/op.h"
 
 namespace gk {
 namespace {

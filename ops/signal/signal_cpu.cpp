@@ -1,6 +1,6 @@
 // CPU instantiations of ops/signal/signal.cuh.
 #include "backends/cpu/cpu_kernel_table.h"
-#include "ops/signal/family.h"
+#include "ops/core/op.h"
 #include "ops/kernel_sources.h"
 #include "ops/signal/signal.cuh"
 

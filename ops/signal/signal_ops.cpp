@@ -4,7 +4,7 @@
 // (uploads are not allowed while a CUDA Graph is being captured); with all
 // inputs constant the executor evaluates these nodes once at plan time.
 #include "ops/data_movement/data_movement.h"
-#include "ops/signal/family.h"
+#include "ops/core/op.h"
 #include "ops/kernel_sources.h"
 #include "ops/core/kernel_types.h"
 

@@ -1,7 +1,7 @@
 // Softmax, LogSoftmax, Hardmax. Before opset 13 the input is coerced to 2-D at
 // `axis` (default 1) and each row of prod(shape[axis:]) elements is normalised;
 // from 13 on the op works along the single axis `axis` (default -1).
-#include "ops/softmax/family.h"
+#include "ops/core/op.h"
 #include "ops/kernel_sources.h"
 #include "ops/core/kernel_types.h"
 #include "ops/common/row_geometry.h"

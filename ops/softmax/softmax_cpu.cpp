@@ -1,6 +1,6 @@
 // CPU instantiations of ops/softmax/softmax.cuh.
 #include "backends/cpu/cpu_kernel_table.h"
-#include "ops/softmax/family.h"
+#include "ops/core/op.h"
 #include "ops/kernel_sources.h"
 #include "ops/softmax/softmax.cuh"
 

@@ -2,7 +2,7 @@
 // Host-only like the string ops (ops/string/string_ops.h): string keys or values cannot
 // live on the device, and a numeric input is planned by value (host_inputs), so
 // the mapping runs in infer().
-#include "ops/string/family.h"
+#include "ops/core/op.h"
 #include "ops/string/string_ops.h"
 
 #include <cmath>

@@ -4,7 +4,7 @@
 #include "ops/string/string_ops.h"
 
 #include "ops/common/broadcast_plan.h"
-#include "ops/string/family.h"
+#include "ops/core/op.h"
 
 #include <algorithm>
 #include <limits>

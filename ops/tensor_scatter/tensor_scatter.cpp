@@ -3,7 +3,7 @@
 // Output 0 may take past_cache's buffer (inplace_input = 0): the copy then
 // vanishes and only the update's rows are written.
 #include "ops/data_movement/data_movement.h"
-#include "ops/tensor_scatter/family.h"
+#include "ops/core/op.h"
 #include "ops/kernel_sources.h"
 
 namespace gk {

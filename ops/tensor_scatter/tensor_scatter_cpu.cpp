@@ -1,6 +1,6 @@
 // CPU instantiations of ops/tensor_scatter/tensor_scatter.cuh.
 #include "backends/cpu/cpu_kernel_table.h"
-#include "ops/tensor_scatter/family.h"
+#include "ops/core/op.h"
 #include "ops/kernel_sources.h"
 #include "ops/tensor_scatter/tensor_scatter.cuh"
 

@@ -1,13 +1,5 @@
 // The tfidf family: TfIdfVectorizer.
 // Kernels: ops/tfidf/tfidf.cuh; CPU twins: ops/tfidf/tfidf_cpu.cpp.
-#include "ops/tfidf/family.h"
+#include "ops/core/family.h"
 
-namespace gk::families {
-
-OpFamily tfidf_family() {
-  return {.name = "tfidf",
-          .tables = {tfidf_ops()},
-          .kernels = tfidf_kernels()};
-}
-
-}  // namespace gk::families
+GK_FAMILY(tfidf, tfidf_ops)

@@ -2,7 +2,7 @@
 // device (ops/tfidf/tfidf.cuh), of string tokens on the host at plan time (as
 // the string ops do, ops/string/string_ops.h): strings become pool ids and go through
 // the same counting function.
-#include "ops/tfidf/family.h"
+#include "ops/core/op.h"
 #include "ops/kernel_sources.h"
 #include "ops/tfidf/tfidf.cuh"
 #include "ops/common/ml_tables.h"

@@ -1,6 +1,6 @@
 // CPU instantiations of ops/tfidf/tfidf.cuh.
 #include "backends/cpu/cpu_kernel_table.h"
-#include "ops/tfidf/family.h"
+#include "ops/core/op.h"
 #include "ops/kernel_sources.h"
 #include "ops/tfidf/tfidf.cuh"
 

@@ -1,6 +1,6 @@
 // TopK: k from an attribute before opset 10, from a host-known int64 input after;
 // `largest` and `sorted` from opset 11 (before it: largest, sorted).
-#include "ops/topk/family.h"
+#include "ops/core/op.h"
 #include "ops/kernel_sources.h"
 #include "ops/core/kernel_types.h"
 #include "ops/common/row_geometry.h"

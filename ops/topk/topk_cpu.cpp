@@ -1,6 +1,6 @@
 // CPU instantiations of ops/topk/topk.cuh.
 #include "backends/cpu/cpu_kernel_table.h"
-#include "ops/topk/family.h"
+#include "ops/core/op.h"
 #include "ops/kernel_sources.h"
 #include "ops/topk/topk.cuh"
 

@@ -2,7 +2,7 @@
 // time into one forest (branch nodes, leaves with their votes, roots), checked
 // once (indices in range, no cycles), and run through one kernel
 // (ops/tree_ensemble/tree_ensemble.cuh).
-#include "ops/tree_ensemble/family.h"
+#include "ops/core/op.h"
 #include "ops/kernel_sources.h"
 #include "ops/tree_ensemble/tree_ensemble.cuh"
 #include "ops/common/ml_tables.h"

@@ -1,6 +1,6 @@
 // CPU instantiations of ops/tree_ensemble/tree_ensemble.cuh: <input, output, accumulator>.
 #include "backends/cpu/cpu_kernel_table.h"
-#include "ops/tree_ensemble/family.h"
+#include "ops/core/op.h"
 #include "ops/kernel_sources.h"
 #include "ops/tree_ensemble/tree_ensemble.cuh"
 

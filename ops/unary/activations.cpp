@@ -1,7 +1,7 @@
 // Activation functions: Relu, LeakyRelu, Elu, Selu, Celu, Sigmoid, HardSigmoid,
 // HardSwish, Swish, Mish, Softplus, Softsign, Gelu, ThresholdedRelu, Shrink.
 // Kernels: ops/unary/unary.cuh (gk_unary<gk_un_*, T>).
-#include "ops/unary/family.h"
+#include "ops/core/op.h"
 #include "ops/unary/unary.h"
 
 namespace gk {

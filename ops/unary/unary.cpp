@@ -4,7 +4,7 @@
 
 #include "ops/cast/cast.h"
 #include "ops/elementwise/elementwise.h"
-#include "ops/unary/family.h"
+#include "ops/core/op.h"
 #include "ops/kernel_sources.h"
 
 #include <cstring>

@@ -1,7 +1,7 @@
 // CPU instantiations of ops/unary/unary.cuh; ops/unary/unary.cpp and
 // ops/unary/activations.cpp build the same names.
 #include "backends/cpu/cpu_kernel_table.h"
-#include "ops/unary/family.h"
+#include "ops/core/op.h"
 #include "ops/kernel_sources.h"
 #include "ops/unary/unary.cuh"
 

@@ -40,15 +40,7 @@ onnx::ModelProto external_model(const std::string& location, const std::string& 
   auto m = make_model();
   auto* g = m.mutable_graph();
   auto* t = add_initializer(g, "big", onnx::TensorProto::FLOAT, {4});
-  t->set_data_location(onnx::TensorProto::EXTERNAL);
-  auto add = [&](const char* k, const std::string& v) {
-    auto* e = t->add_external_data();
-    e->set_key(k);
-    e->set_value(v);
-  };
-  add("location", location);
-  if (!offset.empty()) add("offset", offset);
-  if (!length.empty()) add("length", length);
+  set_external_data(t, location, offset, length);
   add_info(g->mutable_output(), "big", onnx::TensorProto::FLOAT, {4});
   return m;
 }

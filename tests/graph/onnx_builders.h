@@ -113,6 +113,21 @@ inline onnx::TensorProto* add_initializer(onnx::GraphProto* g, const std::string
   return t;
 }
 
+// Marks `t` as stored outside the model: its external_data entries location and,
+// where given, offset and length (strings, as the file stores them).
+inline void set_external_data(onnx::TensorProto* t, const std::string& location, const std::string& offset = "",
+                              const std::string& length = "") {
+  t->set_data_location(onnx::TensorProto::EXTERNAL);
+  auto add = [&](const char* k, const std::string& v) {
+    auto* e = t->add_external_data();
+    e->set_key(k);
+    e->set_value(v);
+  };
+  add("location", location);
+  if (!offset.empty()) add("offset", offset);
+  if (!length.empty()) add("length", length);
+}
+
 inline Result<Model> load_in(const TempDir& dir, const onnx::ModelProto& m, const LoadOptions& options = {},
                              const std::string& file = "model.onnx") {
   std::string bytes;

@@ -2,6 +2,7 @@
 // padding a crop's box (pad_box), against hand-computed boxes.
 #include "tools/gkocr/crop.h"
 #include "tools/gkocr/line_join.h"
+#include "tests/ocr/point_check.h"
 
 #include <catch2/catch.hpp>
 
@@ -9,12 +10,6 @@
 
 namespace gk::ocr {
 namespace {
-
-void check_point(const Point& p, float x, float y, float eps = 1e-3f) {
-  INFO("point (" << p.x << ", " << p.y << ") expected (" << x << ", " << y << ")");
-  CHECK(std::abs(p.x - x) <= eps);
-  CHECK(std::abs(p.y - y) <= eps);
-}
 
 Quad rect(float x, float y, float w, float h) { return {Point{x, y}, Point{x + w, y}, Point{x + w, y + h}, Point{x, y + h}}; }
 

@@ -6,6 +6,7 @@
 #include "tools/gkocr/db_postprocess.h"
 #include "tools/gkocr/preprocess.h"
 #include "tools/gkocr/word_gaps.h"
+#include "tests/ocr/point_check.h"
 #include "tests/support/errors.h"
 
 #include <catch2/catch.hpp>
@@ -14,12 +15,6 @@
 
 namespace gk::ocr {
 namespace {
-
-void check_point(const Point& p, float x, float y, float eps = 1e-3f) {
-  INFO("point (" << p.x << ", " << p.y << ") expected (" << x << ", " << y << ")");
-  CHECK(std::abs(p.x - x) <= eps);
-  CHECK(std::abs(p.y - y) <= eps);
-}
 
 TEST_CASE("connected_regions: 8-connected blobs", "[ocr]") {
   // Two blobs; the diagonal pair (3,0)-(4,1) joins, (0,3) stands alone.

@@ -55,14 +55,8 @@ std::vector<double> conv_ref(const ConvCase& c, const HostTensor& x, const HostT
           std::vector<int64_t> kk(nd, 0);
           int64_t kp = 0;
           do {
-            int64_t ip = 0;
-            bool inside = true;
-            for (size_t i = 0; i < nd; ++i) {
-              const int64_t pos = o[i] * c.s[i] - pb[i] + kk[i] * c.dil[i];
-              inside = inside && pos >= 0 && pos < in[i];
-              ip = ip * in[i] + pos;
-            }
-            if (inside) s += x.as_f64((n * C + g * cg + ci) * isz + ip) * w.as_f64((co * cg + ci) * ksz + kp);
+            const int64_t ip = nn::window_tap(o, kk, c.s, pb, c.dil, in);
+            if (ip >= 0) s += x.as_f64((n * C + g * cg + ci) * isz + ip) * w.as_f64((co * cg + ci) * ksz + kp);
             ++kp;
           } while (next_index(kk, c.k));
         }
@@ -318,15 +312,9 @@ std::vector<double> conv_transpose_ref(const ConvTCase& c, const HostTensor& x, 
           std::vector<int64_t> kk(nd, 0);
           int64_t kp = 0;
           do {
-            int64_t op = 0;
-            bool inside = true;
-            for (size_t i = 0; i < nd; ++i) {
-              const int64_t pos = ii[i] * c.s[i] + kk[i] * c.dil[i] - pb[i];
-              inside = inside && pos >= 0 && pos < out[i];
-              op = op * out[i] + pos;
-            }
+            const int64_t op = nn::window_tap(ii, kk, c.s, pb, c.dil, out);
             const int64_t co = g * mg + m;
-            if (inside)
+            if (op >= 0)
               y[(n * c.cout + co) * osz + op] +=
                   x.as_f64((n * C + ci) * isz + ip) * w.as_f64((ci * mg + m) * ksz + kp);
             ++kp;

@@ -10,54 +10,20 @@
 #include <limits>
 
 namespace gk::test {
-namespace {
-
-HostTensor run1(const std::string& op, std::vector<std::optional<HostTensor>> inputs, AttrMap attrs = {},
-                int opset = 17) {
-  OpCall call;
-  call.op_type = op;
-  call.opset = opset;
-  call.attrs = std::move(attrs);
-  call.inputs = std::move(inputs);
-  auto r = run_op_all_backends(call);
-  INFO(op << ": " << (r.ok() ? "" : r.status().to_string()));
-  REQUIRE(r.ok());
-  return r->outputs[0];
-}
-
-AttrMap int_attr(const std::string& name, int64_t v) {
-  AttrMap m;
-  Attribute a;
-  a.kind = Attribute::Kind::kInt;
-  a.i = v;
-  m.set(name, a);
-  return m;
-}
-
-AttrMap string_attr(const std::string& name, const std::string& v) {
-  AttrMap m;
-  Attribute a;
-  a.kind = Attribute::Kind::kString;
-  a.s = v;
-  m.set(name, a);
-  return m;
-}
-
-}  // namespace
 
 TEST_CASE("opsets 1-6: B broadcasts only with broadcast=1, aligned at axis, and PRelu slopes per channel",
           "[elementwise]") {
   auto a = f32({2, 3, 2}, {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11});
   // axis=1: B [3] runs along dim 1 (numpy would align it with the last dim and fail).
-  AttrMap at = int_attr("broadcast", 1);
-  at.set("axis", int_attr("axis", 1).all().at("axis"));
-  CHECK(values_of<float>(run1("Add", {a, f32({3}, {100, 200, 300})}, at, 6)) ==
+  AttrMap at = attr_map("broadcast", int_attr(1));
+  at.set("axis", int_attr(1));
+  CHECK(values_of<float>(first_output("Add", {a, f32({3}, {100, 200, 300})}, at, 6)) ==
         std::vector<float>{100, 101, 202, 203, 304, 305, 106, 107, 208, 209, 310, 311});
   // No axis: suffix matching, as numpy.
-  CHECK(values_of<float>(run1("Mul", {a, f32({2}, {1, -1})}, int_attr("broadcast", 1), 6)) ==
+  CHECK(values_of<float>(first_output("Mul", {a, f32({2}, {1, -1})}, attr_map("broadcast", int_attr(1)), 6)) ==
         std::vector<float>{0, -1, 2, -3, 4, -5, 6, -7, 8, -9, 10, -11});
   // A one-element B is a scalar whatever its rank.
-  CHECK(values_of<float>(run1("Sub", {a, f32({1, 1}, {1})}, int_attr("broadcast", 1), 1))[0] == -1);
+  CHECK(values_of<float>(first_output("Sub", {a, f32({1, 1}, {1})}, attr_map("broadcast", int_attr(1)), 1))[0] == -1);
   // Without broadcast=1 the shapes must be equal: a named error, not numpy's rule.
   OpCall call;
   call.op_type = "Add";
@@ -72,7 +38,7 @@ TEST_CASE("opsets 1-6: B broadcasts only with broadcast=1, aligned at axis, and 
   require_error(r, StatusCode::kInvalidModel, "does not match");
   // PRelu-6: slope [C] per channel of [N, C, W].
   auto x = f32({1, 2, 2}, {-1, 2, -3, 4});
-  CHECK(values_of<float>(run1("PRelu", {x, f32({2}, {0.5f, 0.25f})}, {}, 6)) ==
+  CHECK(values_of<float>(first_output("PRelu", {x, f32({2}, {0.5f, 0.25f})}, {}, 6)) ==
         std::vector<float>{-0.5f, 2, -0.75f, 4});
 }
 
@@ -80,16 +46,16 @@ TEST_CASE("Add broadcasts every layout", "[elementwise]") {
   // Same shape, scalar on either side, and a middle-axis broadcast ([2,3,2] + [3,1]).
   auto a = f32({2, 3}, {1, 2, 3, 4, 5, 6});
   auto b = f32({2, 3}, {10, 20, 30, 40, 50, 60});
-  CHECK(values_of<float>(run1("Add", {a, b})) == std::vector<float>{11, 22, 33, 44, 55, 66});
-  CHECK(values_of<float>(run1("Add", {f32({}, {100}), a})) == std::vector<float>{101, 102, 103, 104, 105, 106});
-  CHECK(values_of<float>(run1("Sub", {a, f32({1}, {1})})) == std::vector<float>{0, 1, 2, 3, 4, 5});
+  CHECK(values_of<float>(first_output("Add", {a, b})) == std::vector<float>{11, 22, 33, 44, 55, 66});
+  CHECK(values_of<float>(first_output("Add", {f32({}, {100}), a})) == std::vector<float>{101, 102, 103, 104, 105, 106});
+  CHECK(values_of<float>(first_output("Sub", {a, f32({1}, {1})})) == std::vector<float>{0, 1, 2, 3, 4, 5});
   auto x = f32({2, 3, 2}, {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11});
   auto c = f32({3, 1}, {100, 200, 300});
-  auto y = run1("Add", {x, c});
+  auto y = first_output("Add", {x, c});
   CHECK(y.shape() == Shape{2, 3, 2});
   CHECK(values_of<float>(y) == std::vector<float>{100, 101, 202, 203, 304, 305, 106, 107, 208, 209, 310, 311});
   // Both operands broadcast: [3,1] * [1,2] -> [3,2].
-  auto z = run1("Mul", {f32({3, 1}, {1, 2, 3}), f32({1, 2}, {10, 100})});
+  auto z = first_output("Mul", {f32({3, 1}, {1, 2, 3}), f32({1, 2}, {10, 100})});
   CHECK(z.shape() == Shape{3, 2});
   CHECK(values_of<float>(z) == std::vector<float>{10, 100, 20, 200, 30, 300});
 }
@@ -106,32 +72,34 @@ TEST_CASE("integer Div truncates and defines division by zero", "[elementwise]")
   auto a = make_tensor(DType::kI32, {5}, {7, -7, 7, 5, -2147483648.0});
   auto b = make_tensor(DType::kI32, {5}, {2, 2, -2, 0, -1});
   // C truncation; x / 0 = 0; INT_MIN / -1 wraps to INT_MIN.
-  CHECK(values_of<int32_t>(run1("Div", {a, b})) == std::vector<int32_t>{3, -3, -3, 0, INT32_MIN});
+  CHECK(values_of<int32_t>(first_output("Div", {a, b})) == std::vector<int32_t>{3, -3, -3, 0, INT32_MIN});
 }
 
 TEST_CASE("Mod follows the divisor's sign, fmod the dividend's", "[elementwise]") {
   auto a = make_tensor(DType::kI64, {4}, {7, -7, 7, -7});
   auto b = make_tensor(DType::kI64, {4}, {3, 3, -3, -3});
-  CHECK(values_of<int64_t>(run1("Mod", {a, b})) == std::vector<int64_t>{1, 2, -2, -1});
-  CHECK(values_of<int64_t>(run1("Mod", {a, b}, int_attr("fmod", 1))) == std::vector<int64_t>{1, -1, 1, -1});
+  CHECK(values_of<int64_t>(first_output("Mod", {a, b})) == std::vector<int64_t>{1, 2, -2, -1});
+  CHECK(values_of<int64_t>(first_output("Mod", {a, b}, attr_map("fmod", int_attr(1)))) ==
+      std::vector<int64_t>{1, -1, 1, -1});
   auto fa = f32({2}, {-4.5f, 4.5f});
   auto fb = f32({2}, {2.0f, -2.0f});
-  CHECK(values_of<float>(run1("Mod", {fa, fb}, int_attr("fmod", 1))) == std::vector<float>{-0.5f, 0.5f});
-  CHECK(values_of<float>(run1("Mod", {fa, fb})) == std::vector<float>{1.5f, -1.5f});
+  CHECK(values_of<float>(first_output("Mod", {fa, fb}, attr_map("fmod", int_attr(1)))) ==
+      std::vector<float>{-0.5f, 0.5f});
+  CHECK(values_of<float>(first_output("Mod", {fa, fb})) == std::vector<float>{1.5f, -1.5f});
   // Divisor 0 gives 0 for integers rather than a trap.
-  auto z = run1("Mod", {make_tensor(DType::kI8, {1}, {5}), make_tensor(DType::kI8, {1}, {0})});
+  auto z = first_output("Mod", {make_tensor(DType::kI8, {1}, {5}), make_tensor(DType::kI8, {1}, {0})});
   CHECK(values_of<int8_t>(z) == std::vector<int8_t>{0});
 }
 
 TEST_CASE("Pow with mixed base and exponent types", "[elementwise]") {
   auto ib = make_tensor(DType::kI64, {4}, {2, 3, -2, 2});
   auto ie = make_tensor(DType::kI64, {4}, {10, 3, 3, -1});
-  CHECK(values_of<int64_t>(run1("Pow", {ib, ie})) == std::vector<int64_t>{1024, 27, -8, 0});
+  CHECK(values_of<int64_t>(first_output("Pow", {ib, ie})) == std::vector<int64_t>{1024, 27, -8, 0});
   auto fe = f32({2}, {0.5f, 2.0f});
-  auto r = run1("Pow", {make_tensor(DType::kI32, {2}, {16, 3}), fe});
+  auto r = first_output("Pow", {make_tensor(DType::kI32, {2}, {16, 3}), fe});
   CHECK(r.dtype() == DType::kI32);
   CHECK(values_of<int32_t>(r) == std::vector<int32_t>{4, 9});
-  auto fr = run1("Pow", {f32({3}, {2, 4, 9}), make_tensor(DType::kU32, {1}, {3})});
+  auto fr = first_output("Pow", {f32({3}, {2, 4, 9}), make_tensor(DType::kU32, {1}, {3})});
   CHECK(values_of<float>(fr) == std::vector<float>{8, 64, 729});
 }
 
@@ -139,18 +107,18 @@ TEST_CASE("BitShift and bitwise ops", "[elementwise]") {
   auto x = make_tensor(DType::kU8, {3}, {1, 128, 255});
   auto s = make_tensor(DType::kU8, {3}, {7, 1, 8});
   // Shift by the full width gives 0.
-  CHECK(values_of<uint8_t>(run1("BitShift", {x, s}, string_attr("direction", "LEFT"), 11)) ==
+  CHECK(values_of<uint8_t>(first_output("BitShift", {x, s}, attr_map("direction", string_attr("LEFT")), 11)) ==
         std::vector<uint8_t>{128, 0, 0});
-  CHECK(values_of<uint8_t>(run1("BitShift", {x, s}, string_attr("direction", "RIGHT"), 11)) ==
+  CHECK(values_of<uint8_t>(first_output("BitShift", {x, s}, attr_map("direction", string_attr("RIGHT")), 11)) ==
         std::vector<uint8_t>{0, 64, 0});
   auto a = make_tensor(DType::kI16, {2}, {0x0f0f, -1});
   auto b = make_tensor(DType::kI16, {2}, {0x00ff, 0x1234});
-  CHECK(values_of<int16_t>(run1("BitwiseAnd", {a, b}, {}, 18)) == std::vector<int16_t>{0x000f, 0x1234});
-  CHECK(values_of<int16_t>(run1("BitwiseXor", {a, b}, {}, 18)) == std::vector<int16_t>{0x0ff0, ~0x1234});
+  CHECK(values_of<int16_t>(first_output("BitwiseAnd", {a, b}, {}, 18)) == std::vector<int16_t>{0x000f, 0x1234});
+  CHECK(values_of<int16_t>(first_output("BitwiseXor", {a, b}, {}, 18)) == std::vector<int16_t>{0x0ff0, ~0x1234});
   OpCall bad;
   bad.op_type = "BitShift";
   bad.opset = 11;
-  bad.attrs = string_attr("direction", "UP");
+  bad.attrs = attr_map("direction", string_attr("UP"));
   bad.inputs = {x, s};
   auto r = run_op_all_backends(bad);
   require_error(r, StatusCode::kInvalidModel, "LEFT or RIGHT");
@@ -159,55 +127,55 @@ TEST_CASE("BitShift and bitwise ops", "[elementwise]") {
 TEST_CASE("comparisons and logic give bool", "[elementwise]") {
   auto a = f32({3}, {1, 2, std::nanf("")});
   auto b = f32({3}, {2, 2, 2});
-  auto lt = run1("Less", {a, b});
+  auto lt = first_output("Less", {a, b});
   CHECK(lt.dtype() == DType::kBool);
   CHECK(values_of<bool>(lt) == std::vector<bool>{true, false, false});
-  CHECK(values_of<bool>(run1("GreaterOrEqual", {a, b})) == std::vector<bool>{false, true, false});
-  CHECK(values_of<bool>(run1("Equal", {a, b})) == std::vector<bool>{false, true, false});
+  CHECK(values_of<bool>(first_output("GreaterOrEqual", {a, b})) == std::vector<bool>{false, true, false});
+  CHECK(values_of<bool>(first_output("Equal", {a, b})) == std::vector<bool>{false, true, false});
   auto p = make_tensor(DType::kBool, {2, 2}, {0, 0, 1, 1});
   auto q = make_tensor(DType::kBool, {2}, {0, 1});
-  CHECK(values_of<bool>(run1("Xor", {p, q})) == std::vector<bool>{false, true, true, false});
-  CHECK(values_of<bool>(run1("Or", {p, q})) == std::vector<bool>{false, true, true, true});
+  CHECK(values_of<bool>(first_output("Xor", {p, q})) == std::vector<bool>{false, true, true, false});
+  CHECK(values_of<bool>(first_output("Or", {p, q})) == std::vector<bool>{false, true, true, true});
 }
 
 TEST_CASE("Max/Min propagate NaN, Sum/Mean fold many inputs", "[elementwise]") {
   const float nan = std::nanf("");
   auto a = f32({3}, {1, nan, 3});
   auto b = f32({3}, {nan, 2, 1});
-  auto mx = values_of<float>(run1("Max", {a, b}));
+  auto mx = values_of<float>(first_output("Max", {a, b}));
   CHECK(std::isnan(mx[0]));
   CHECK(std::isnan(mx[1]));
   CHECK(mx[2] == 3);
   auto x = f32({2, 1}, {1, 2});
   auto y = f32({3}, {10, 20, 30});
   auto z = f32({}, {100});
-  auto s = run1("Sum", {x, y, z});
+  auto s = first_output("Sum", {x, y, z});
   CHECK(s.shape() == Shape{2, 3});
   CHECK(values_of<float>(s) == std::vector<float>{111, 121, 131, 112, 122, 132});
-  auto m = run1("Mean", {x, y, z});
+  auto m = first_output("Mean", {x, y, z});
   CHECK(values_of<float>(m) == std::vector<float>{37, 121.0f / 3, 131.0f / 3, 112.0f / 3, 122.0f / 3, 44});
-  CHECK(values_of<float>(run1("Min", {y})) == std::vector<float>{10, 20, 30});
-  auto i = run1("Min", {make_tensor(DType::kU16, {2}, {5, 60000}), make_tensor(DType::kU16, {1}, {7})});
+  CHECK(values_of<float>(first_output("Min", {y})) == std::vector<float>{10, 20, 30});
+  auto i = first_output("Min", {make_tensor(DType::kU16, {2}, {5, 60000}), make_tensor(DType::kU16, {1}, {7})});
   CHECK(values_of<uint16_t>(i) == std::vector<uint16_t>{5, 7});
 }
 
 TEST_CASE("f16 and bf16 compute through float", "[elementwise]") {
   auto a = make_tensor(DType::kF16, {2}, {1.5, 1000});
   auto b = make_tensor(DType::kF16, {2}, {0.25, 0.5});
-  CHECK(doubles_of(run1("Add", {a, b})) == std::vector<double>{1.75, 1000.5});
+  CHECK(doubles_of(first_output("Add", {a, b})) == std::vector<double>{1.75, 1000.5});
   auto c = make_tensor(DType::kBF16, {2}, {3, -8});
   auto d = make_tensor(DType::kBF16, {1}, {2});
-  CHECK(doubles_of(run1("Div", {c, d})) == std::vector<double>{1.5, -4});
+  CHECK(doubles_of(first_output("Div", {c, d})) == std::vector<double>{1.5, -4});
 }
 
 TEST_CASE("Where broadcasts condition, X and Y", "[elementwise]") {
   auto c = make_tensor(DType::kBool, {2, 1}, {1, 0});
   auto x = make_tensor(DType::kI64, {3}, {1, 2, 3});
   auto y = make_tensor(DType::kI64, {}, {-1});
-  auto w = run1("Where", {c, x, y}, {}, 16);
+  auto w = first_output("Where", {c, x, y}, {}, 16);
   CHECK(w.shape() == Shape{2, 3});
   CHECK(values_of<int64_t>(w) == std::vector<int64_t>{1, 2, 3, -1, -1, -1});
-  auto h = run1("Where", {make_tensor(DType::kBool, {2}, {0, 1}), make_tensor(DType::kF16, {2}, {1, 2}),
+  auto h = first_output("Where", {make_tensor(DType::kBool, {2}, {0, 1}), make_tensor(DType::kF16, {2}, {1, 2}),
                           make_tensor(DType::kF16, {2}, {3, 4})}, {}, 16);
   CHECK(doubles_of(h) == std::vector<double>{3, 2});
 }
@@ -215,7 +183,7 @@ TEST_CASE("Where broadcasts condition, X and Y", "[elementwise]") {
 TEST_CASE("PRelu broadcasts slope to X only", "[elementwise]") {
   auto x = f32({2, 2, 1}, {-1, 2, -3, -4});
   auto slope = f32({2, 1}, {0.5f, 0.25f});
-  CHECK(values_of<float>(run1("PRelu", {x, slope}, {}, 16)) == std::vector<float>{-0.5f, 2, -1.5f, -1});
+  CHECK(values_of<float>(first_output("PRelu", {x, slope}, {}, 16)) == std::vector<float>{-0.5f, 2, -1.5f, -1});
   OpCall bad;
   bad.op_type = "PRelu";
   bad.opset = 16;

@@ -17,6 +17,23 @@
 
 namespace gk::test::nn {
 
+// A window tap of the conv and pooling references: the row-major index into
+// spatial dims `in` of position o[i] * s[i] - pb[i] + kk[i] * dil[i] in every dim
+// (output position o, kernel offset kk, stride s, leading pad pb, dilation dil), or
+// -1 where the tap falls in the padding. ConvTranspose's scatter is the same map
+// from an input position onto the output dims.
+inline int64_t window_tap(const std::vector<int64_t>& o, const std::vector<int64_t>& kk,
+                          const std::vector<int64_t>& s, const std::vector<int64_t>& pb,
+                          const std::vector<int64_t>& dil, const std::vector<int64_t>& in) {
+  int64_t index = 0;
+  for (size_t i = 0; i < in.size(); ++i) {
+    const int64_t pos = o[i] * s[i] - pb[i] + kk[i] * dil[i];
+    if (pos < 0 || pos >= in[i]) return -1;
+    index = index * in[i] + pos;
+  }
+  return index;
+}
+
 inline std::vector<float> random_floats(size_t n, uint32_t seed, float lo = -1, float hi = 1) {
   std::mt19937 rng(seed);
   std::uniform_real_distribution<float> d(lo, hi);

@@ -45,4 +45,34 @@ inline Attribute tensor_attr(HostTensor t) {
   return attr_of<&Attribute::tensor>(Attribute::Kind::kTensor, std::make_shared<const HostTensor>(std::move(t)));
 }
 
+// A map of one attribute: attr_map("axis", int_attr(1)).
+inline AttrMap attr_map(const std::string& name, Attribute a) {
+  AttrMap m;
+  m.set(name, std::move(a));
+  return m;
+}
+
+// A call of `op` with attributes, one output; host_known as OpCall::inputs_host_known.
+inline OpCall op_call(std::string op, std::vector<std::optional<HostTensor>> inputs, AttrMap attrs = {},
+                      int opset = 17, bool host_known = true) {
+  OpCall c = call(std::move(op), opset, std::move(inputs));
+  c.attrs = std::move(attrs);
+  c.inputs_host_known = host_known;
+  return c;
+}
+
+// The first output of `c` run on every backend (run_op_all_backends); the case
+// fails, naming the op and the error, where the run does.
+inline HostTensor first_output(const OpCall& c) {
+  auto r = run_op_all_backends(c);
+  INFO(c.op_type << ": " << (r.ok() ? "" : r.status().to_string()));
+  REQUIRE(r.ok());
+  return r->outputs[0];
+}
+
+inline HostTensor first_output(std::string op, std::vector<std::optional<HostTensor>> inputs, AttrMap attrs = {},
+                               int opset = 17, bool host_known = true) {
+  return first_output(op_call(std::move(op), std::move(inputs), std::move(attrs), opset, host_known));
+}
+
 }  // namespace gk::test

@@ -78,14 +78,8 @@ std::vector<double> pool_ref(const PoolCase& c, Kind kind, const HostTensor& x, 
       }
       std::vector<int64_t> kk(nd, 0);
       do {
-        int64_t ip = 0;
-        bool inside = true;
-        for (size_t i = 0; i < nd; ++i) {
-          const int64_t pos = o[i] * c.s[i] - pb[i] + kk[i] * c.dil[i];
-          inside = inside && pos >= 0 && pos < in[i];
-          ip = ip * in[i] + pos;
-        }
-        if (!inside) continue;
+        const int64_t ip = nn::window_tap(o, kk, c.s, pb, c.dil, in);
+        if (ip < 0) continue;
         const double v = x.as_f64(pl * isz + ip);
         if (v > best) best = v, arg = pl * isz + ip;
         sum += kind == Kind::kLp ? v * v : v;

@@ -8,6 +8,7 @@
 #include "runtime/kit/kit.h"
 #include "tests/backends/test_kernels.h"
 #include "tests/runtime/test_device.h"
+#include "tests/support/forwarding_device.h"
 
 #include <algorithm>
 #include <atomic>
@@ -29,17 +30,15 @@ struct DeviceLog {
   std::atomic<int64_t> launch_cost_us{-1};
 };
 
-class FakeDevice final : public Device {
+class FakeDevice final : public ForwardingDevice {
  public:
   FakeDevice(std::shared_ptr<DeviceLog> log, size_t capacity = SIZE_MAX, int threads = 2)
-      : inner_(make_test_device(threads)),
-        log_(std::move(log)), capacity_(capacity) {}
+      : ForwardingDevice(make_test_device(threads)), log_(std::move(log)), capacity_(capacity) {}
   ~FakeDevice() override {
     log_->live_blocks_at_destruction = log_->live_blocks.load();
     log_->destroyed = true;
   }
 
-  const DeviceInfo& info() const override { return inner_->info(); }
   MemoryInfo memory_info() const override { return {capacity_ - live_bytes_, capacity_}; }
 
   Result<DevPtr> alloc(size_t bytes) override {
@@ -68,10 +67,6 @@ class FakeDevice final : public Device {
     --log_->live_blocks;
     return inner_->free(ptr);
   }
-  Status upload(DevPtr dst, const void* src, size_t bytes) override { return inner_->upload(dst, src, bytes); }
-  Status download(void* dst, DevPtr src, size_t bytes) override { return inner_->download(dst, src, bytes); }
-  Status copy(DevPtr dst, DevPtr src, size_t bytes) override { return inner_->copy(dst, src, bytes); }
-  Status memset(DevPtr dst, uint8_t value, size_t bytes) override { return inner_->memset(dst, value, bytes); }
   Result<const Kernel*> compile(const KernelSource& source, std::string_view entry) override {
     ++log_->compiles;
     return inner_->compile(source, entry);
@@ -101,10 +96,8 @@ class FakeDevice final : public Device {
     ++log_->events_released;
     inner_->release_event(event);
   }
-  CompileStats compile_stats() const override { return inner_->compile_stats(); }
 
  private:
-  std::unique_ptr<Device> inner_;
   std::shared_ptr<DeviceLog> log_;
   size_t capacity_;
   std::mutex mutex_;

@@ -19,6 +19,7 @@ using test::add_info;
 using test::add_initializer;
 using test::add_node;
 using test::make_model;
+using test::set_external_data;
 using test::TempDir;
 using test::write_file;
 

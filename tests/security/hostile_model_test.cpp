@@ -22,15 +22,7 @@ onnx::ModelProto external_model(const std::string& location, const std::string& 
   auto* g = m.mutable_graph();
   add_info(g->mutable_input(), "x", kFloat, {4});
   auto* t = add_initializer(g, "w", kFloat, {4});
-  t->set_data_location(onnx::TensorProto::EXTERNAL);
-  auto add = [&](const char* k, const std::string& v) {
-    auto* e = t->add_external_data();
-    e->set_key(k);
-    e->set_value(v);
-  };
-  add("location", location);
-  if (!offset.empty()) add("offset", offset);
-  if (!length.empty()) add("length", length);
+  set_external_data(t, location, offset, length);
   add_node(g, "Add", {"x", "w"}, {"y"}, "add");
   add_info(g->mutable_output(), "y", kFloat, {4});
   return m;

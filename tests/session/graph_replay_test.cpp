@@ -4,15 +4,14 @@
 // what cannot be captured falls back once, naming the node.
 #include "backends/cpu/cpu_device.h"
 #include "tests/support/data.h"
+#include "tests/support/session_runs.h"
 #include "ops/core/op.h"
 #include "runtime/session.h"
 #include "runtime/tensor_io.h"
 
 #include <catch2/catch.hpp>
 
-#include <cstring>
 #include <filesystem>
-#include <thread>
 
 namespace fs = std::filesystem;
 
@@ -40,19 +39,8 @@ std::shared_ptr<Session> open(const fs::path& model, Kit kit) {
   return *s;
 }
 
-HostTensor image(const Shape& shape, uint32_t seed) {
-  std::vector<float> v(numel(shape));
-  uint32_t x = seed * 2654435761u + 1;
-  for (float& f : v) {
-    x = x * 1664525u + 1013904223u;
-    f = static_cast<float>(x >> 8) / 16777216.0f;
-  }
-  return HostTensor::from_vector(DType::kF32, shape, v);
-}
-
-bool same_bits(const HostTensor& a, const HostTensor& b) {
-  return a.dtype() == b.dtype() && a.shape() == b.shape() && std::memcmp(a.raw(), b.raw(), a.bytes()) == 0;
-}
+using test::same_bits;
+using test::seeded_image;
 
 TEST_CASE("graph replay: the second run is captured, later runs replay with rebound buffers", "[session][graphs]") {
   const fs::path model = kData / "light" / "light_squeezenet.onnx";
@@ -63,7 +51,7 @@ TEST_CASE("graph replay: the second run is captured, later runs replay with rebo
   const Shape shape = {1, 3, 224, 224};
 
   for (uint32_t run = 0; run < 5; ++run) {
-    const HostTensor x = image(shape, run % 3);
+    const HostTensor x = seeded_image(shape, run % 3);
     RunInfo info;
     auto got = replay->run({{in.name, x}}, {}, &info);
     REQUIRE(got.ok());
@@ -89,7 +77,7 @@ TEST_CASE("graph replay: device-resident inputs and outputs move with each run",
   for (const Dim& d : in.dims) shape.push_back(d.value);
   std::vector<GkBuf> keep;  // fresh input buffers each run: the pool cannot hand back the same block
   for (uint32_t run = 0; run < 4; ++run) {
-    const HostTensor x = image(shape, 10 + run);
+    const HostTensor x = seeded_image(shape, 10 + run);
     auto buf = kit.upload(x);
     REQUIRE(buf.ok());
     keep.push_back(*buf);
@@ -137,7 +125,7 @@ TEST_CASE("graph replay: one buffer bound to two inputs is not captured, named",
   Kit kit = graph_kit();
   auto replay = open(dir / "model.onnx", kit);
   const Shape shape = {3, 4, 5};
-  const HostTensor x = image(shape, 7);
+  const HostTensor x = seeded_image(shape, 7);
   auto buf = kit.upload(x);
   REQUIRE(buf.ok());
   for (int run = 0; run < 3; ++run) {
@@ -160,25 +148,11 @@ TEST_CASE("graph replay: 8 threads on one shape equal a single-threaded run", "[
   const IoDesc& in = replay->inputs()[0];
   Shape shape;
   for (const Dim& d : in.dims) shape.push_back(d.value);
-  std::vector<HostTensor> xs, want;
-  for (uint32_t t = 0; t < 8; ++t) {
-    xs.push_back(image(shape, 100 + t));
-    auto r = replay->run({{in.name, xs.back()}});
-    REQUIRE(r.ok());
-    want.push_back((*r)[0].tensor);
-  }
-  std::vector<int> ok(8, 0);
-  std::vector<std::thread> threads;
-  for (int t = 0; t < 8; ++t)
-    threads.emplace_back([&, t] {
-      for (int rep = 0; rep < 5; ++rep) {
-        auto r = replay->run({{in.name, xs[t]}});
-        if (!r.ok() || !same_bits((*r)[0].tensor, want[t])) return;
-      }
-      ok[t] = 1;
-    });
-  for (auto& th : threads) th.join();
-  CHECK(ok == std::vector<int>(8, 1));
+  std::vector<HostTensor> xs;
+  for (uint32_t t = 0; t < 8; ++t) xs.push_back(seeded_image(shape, 100 + t));
+  test::check_threads_match_one_thread(
+      xs.size(), 8, 5, [](int t, int) { return static_cast<size_t>(t); },
+      [&](size_t i) { return replay->run({{in.name, xs[i]}}); });
 }
 
 }  // namespace

@@ -6,11 +6,10 @@
 
 #include "backends/cpu/cpu_device.h"
 #include "ops/core/op.h"
+#include "tests/support/session_runs.h"
 
 #include <algorithm>
-#include <cstring>
 #include <numeric>
-#include <thread>
 
 namespace gk {
 namespace {
@@ -200,30 +199,8 @@ TEST_CASE("runtime shapes: concurrent runs with different kept sets each get the
     const int64_t n = static_cast<int64_t>(inputs[i].size());
     return s->run({{"logits", floats({n}, inputs[i])}, {"boxes", floats({n, 4}, boxes)}});
   };
-  std::vector<std::vector<NamedTensor>> want;
-  for (size_t i = 0; i < inputs.size(); ++i) {
-    auto r = run_once(i);
-    REQUIRE(r.ok());
-    want.push_back(std::move(*r));
-  }
-  std::vector<int> ok(8, 0);
-  std::vector<std::thread> threads;
-  for (int t = 0; t < 8; ++t)
-    threads.emplace_back([&, t] {
-      for (int rep = 0; rep < 20; ++rep) {
-        const size_t i = static_cast<size_t>(t + rep) % inputs.size();
-        auto r = run_once(i);
-        if (!r.ok() || r->size() != want[i].size()) return;
-        for (size_t o = 0; o < r->size(); ++o) {
-          const HostTensor &a = (*r)[o].tensor, &b = want[i][o].tensor;
-          if (a.shape() != b.shape() || a.dtype() != b.dtype() || std::memcmp(a.raw(), b.raw(), a.bytes()) != 0)
-            return;
-        }
-      }
-      ok[t] = 1;
-    });
-  for (auto& th : threads) th.join();
-  CHECK(ok == std::vector<int>(8, 1));
+  test::check_threads_match_one_thread(
+      inputs.size(), 8, 20, [&](int t, int rep) { return static_cast<size_t>(t + rep) % inputs.size(); }, run_once);
 }
 
 }  // namespace gk

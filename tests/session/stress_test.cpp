@@ -10,13 +10,13 @@
 #include "ops/core/op.h"
 #include "tests/support/data.h"
 #include "tests/support/errors.h"
+#include "tests/support/forwarding_device.h"
+#include "tests/support/session_runs.h"
 
 #include <atomic>
-#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <numeric>
-#include <thread>
 
 namespace gk {
 namespace {
@@ -30,12 +30,10 @@ struct AllocLog {
   std::atomic<int64_t> attempts{0}, live{0}, fail_from{-1};
 };
 
-class FailingDevice final : public Device {
+class FailingDevice final : public test::ForwardingDevice {
  public:
   explicit FailingDevice(std::shared_ptr<AllocLog> log)
-      : inner_(make_cpu_device(CpuDeviceOptions{2, cpu_kernel_tables()})), log_(std::move(log)) {}
-  const DeviceInfo& info() const override { return inner_->info(); }
-  MemoryInfo memory_info() const override { return inner_->memory_info(); }
+      : ForwardingDevice(make_cpu_device(CpuDeviceOptions{2, cpu_kernel_tables()})), log_(std::move(log)) {}
   Result<DevPtr> alloc(size_t bytes) override {
     const int64_t n = log_->attempts++;
     if (log_->fail_from >= 0 && n >= log_->fail_from)
@@ -48,24 +46,8 @@ class FailingDevice final : public Device {
     --log_->live;
     return inner_->free(ptr);
   }
-  Status upload(DevPtr dst, const void* src, size_t bytes) override { return inner_->upload(dst, src, bytes); }
-  Status download(void* dst, DevPtr src, size_t bytes) override { return inner_->download(dst, src, bytes); }
-  Status copy(DevPtr dst, DevPtr src, size_t bytes) override { return inner_->copy(dst, src, bytes); }
-  Status memset(DevPtr dst, uint8_t value, size_t bytes) override { return inner_->memset(dst, value, bytes); }
-  Result<const Kernel*> compile(const KernelSource& source, std::string_view entry) override {
-    return inner_->compile(source, entry);
-  }
-  Status launch(const Kernel& kernel, const LaunchConfig& config, const KernelArgs& args) override {
-    return inner_->launch(kernel, config, args);
-  }
-  Status sync() override { return inner_->sync(); }
-  Result<EventId> record_event() override { return inner_->record_event(); }
-  Result<double> elapsed_ms(EventId start, EventId end) override { return inner_->elapsed_ms(start, end); }
-  void release_event(EventId event) override { inner_->release_event(event); }
-  CompileStats compile_stats() const override { return inner_->compile_stats(); }
 
  private:
-  std::unique_ptr<Device> inner_;
   std::shared_ptr<AllocLog> log_;
 };
 
@@ -87,31 +69,11 @@ Result<std::shared_ptr<Session>> open_on(const std::string& model, Kit kit) {
   return Session::open_from_memory(model.data(), model.size(), o);
 }
 
-bool same(const std::vector<NamedTensor>& a, const std::vector<NamedTensor>& b) {
-  if (a.size() != b.size()) return false;
-  for (size_t i = 0; i < a.size(); ++i) {
-    const HostTensor &x = a[i].tensor, &y = b[i].tensor;
-    if (x.dtype() != y.dtype() || x.shape() != y.shape() || std::memcmp(x.raw(), y.raw(), x.bytes()) != 0)
-      return false;
-  }
-  return true;
-}
-
 std::vector<NamedTensor> tail_inputs(std::vector<float> logits) {
   const int64_t n = static_cast<int64_t>(logits.size());
   std::vector<float> boxes(n * 4);
   std::iota(boxes.begin(), boxes.end(), 0.0f);
   return {{"logits", floats({n}, std::move(logits))}, {"boxes", floats({n, 4}, boxes)}};
-}
-
-HostTensor image(const Shape& shape, uint32_t seed) {
-  std::vector<float> v(numel(shape));
-  uint32_t x = seed * 2654435761u + 1;
-  for (float& f : v) {
-    x = x * 1664525u + 1013904223u;
-    f = static_cast<float>(x >> 8) / 16777216.0f;
-  }
-  return HostTensor::from_vector(DType::kF32, shape, v);
 }
 
 // Fails allocation i of an open and a run, for every i up to what a clean open and
@@ -144,14 +106,14 @@ void check_every_allocation_failure(const std::string& model, const std::vector<
           test::require_error(r, StatusCode::kResourceExhausted, "injected");
           ++run_failures;
         } else {
-          CHECK(same(*r, want));
+          CHECK(test::same_bits(*r, want));
         }
         // Room again: the same session runs, and right.
         log->fail_from = -1;
         auto again = (*s)->run(input);
         INFO((again.ok() ? "" : again.status().to_string()));
         REQUIRE(again.ok());
-        CHECK(same(*again, want));
+        CHECK(test::same_bits(*again, want));
       }
     }
     // Session and kit gone: every device block went back.
@@ -170,25 +132,9 @@ TEST_CASE("stress: 8 threads x 500 runs on one session equal a single-threaded r
                                                   {-1.0f, -2.0f, -0.5f},
                                                   {5.0f, -1.0f, 2.0f, 0.3f, 1.5f},
                                                   {1.0f, 2.0f, 3.0f, 4.0f, -5.0f, 6.0f, 0.25f, 8.0f}};
-  std::vector<std::vector<NamedTensor>> want;
-  for (const auto& l : logits) {
-    auto r = s->run(tail_inputs(l));
-    REQUIRE(r.ok());
-    want.push_back(std::move(*r));
-  }
-  std::vector<int> ok(8, 0);
-  std::vector<std::thread> threads;
-  for (int t = 0; t < 8; ++t)
-    threads.emplace_back([&, t] {
-      for (int rep = 0; rep < 500; ++rep) {
-        const size_t i = static_cast<size_t>(t * 7 + rep) % logits.size();
-        auto r = s->run(tail_inputs(logits[i]));
-        if (!r.ok() || !same(*r, want[i])) return;
-      }
-      ok[t] = 1;
-    });
-  for (auto& th : threads) th.join();
-  CHECK(ok == std::vector<int>(8, 1));
+  test::check_threads_match_one_thread(
+      logits.size(), 8, 500, [&](int t, int rep) { return static_cast<size_t>(t * 7 + rep) % logits.size(); },
+      [&](size_t i) { return s->run(tail_inputs(logits[i])); });
 }
 
 TEST_CASE("stress: 1000 sessions opened, run and closed on one kit leave its pool and device as they were",
@@ -229,7 +175,7 @@ TEST_CASE("stress: every device allocation of an open and a run, failed in turn,
     const std::string bytes = file_bytes(model);
     auto probe = open_on(bytes, Kit());
     REQUIRE(probe.ok());
-    check_every_allocation_failure(bytes, {{(*probe)->inputs()[0].name, image({1, 3, 224, 224}, 5)}});
+    check_every_allocation_failure(bytes, {{(*probe)->inputs()[0].name, test::seeded_image({1, 3, 224, 224}, 5)}});
   }
 }
 

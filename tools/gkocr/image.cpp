@@ -1,23 +1,10 @@
 #include "tools/gkocr/image.h"
 
-#define STB_IMAGE_IMPLEMENTATION
-#define STB_IMAGE_WRITE_IMPLEMENTATION
-#define STBI_ONLY_PNG
-#define STBI_ONLY_JPEG
-#if defined(__GNUC__)
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wmissing-field-initializers"
-#pragma GCC diagnostic ignored "-Wsign-compare"
-#pragma GCC diagnostic ignored "-Wunused-function"
-#endif
-#include <stb/stb_image.h>
-#include <stb/stb_image_write.h>
-#if defined(__GNUC__)
-#pragma GCC diagnostic pop
-#endif
+#include "tools/examples/detect/stb_rgb.h"
 
 #include <algorithm>
 #include <cmath>
+#include <utility>
 
 namespace gk::ocr {
 
@@ -30,24 +17,20 @@ Image Image::blank(int width, int height, uint8_t value) {
 }
 
 Result<Image> load_image(const std::string& path) {
-  int w = 0, h = 0, channels = 0;
-  // stb rejects images above 2^24 pixels per side; a decoded image is w*h*3 bytes.
-  unsigned char* data = stbi_load(path.c_str(), &w, &h, &channels, 3);
-  if (data == nullptr)
-    return invalid_argument("{}: cannot read image ({}; PNG and JPEG are supported)", path,
-                            stbi_failure_reason() ? stbi_failure_reason() : "unknown error");
+  stb_rgb::Decoded decoded = stb_rgb::read(path);
+  if (!decoded.error.empty())
+    return invalid_argument("{}: cannot read image ({}; PNG and JPEG are supported)", path, decoded.error);
   Image img;
-  img.width = w;
-  img.height = h;
-  img.rgb.assign(data, data + static_cast<size_t>(w) * h * 3);
-  stbi_image_free(data);
-  if (img.empty()) return invalid_argument("{}: empty image ({}x{})", path, w, h);
+  img.width = decoded.width;
+  img.height = decoded.height;
+  img.rgb = std::move(decoded.rgb);
+  if (img.empty()) return invalid_argument("{}: empty image ({}x{})", path, decoded.width, decoded.height);
   return img;
 }
 
 Status write_png(const std::string& path, const Image& image) {
   if (image.empty()) return invalid_argument("{}: cannot write an empty image", path);
-  if (!stbi_write_png(path.c_str(), image.width, image.height, 3, image.rgb.data(), image.width * 3))
+  if (!stb_rgb::write_png(path, image.width, image.height, image.rgb.data()))
     return unavailable("{}: cannot write PNG", path);
   return ok_status();
 }

@@ -13,6 +13,7 @@ const os = require('os');
 const path = require('path');
 const { spawnSync } = require('child_process');
 const ort = require('onnxruntime-node');
+const { readNpyArray } = require('./run_ort.js');
 
 const RTOL = 1e-3;
 const ATOL = 1e-7;
@@ -21,28 +22,10 @@ const ATOL = 1e-7;
 // aborts the process on an int4 output, so they count as unsupported here.
 const ORT_TYPES = new Set(['float32', 'uint8', 'int8', 'uint16', 'int16', 'int32', 'int64', 'string',
                            'bool', 'float16', 'float64', 'uint32', 'uint64']);
-const NPY_ARRAYS = {
-  '<f4': Float32Array, '<f8': Float64Array, '|i1': Int8Array, '|u1': Uint8Array, '<i2': Int16Array,
-  '<u2': Uint16Array, '<i4': Int32Array, '<u4': Uint32Array, '<i8': BigInt64Array,
-  '<u8': BigUint64Array, '|b1': Uint8Array, '<f2': Uint16Array,
-};
 const FLOAT_TYPES = new Set(['float32', 'float64', 'float16']);
 
-function readNpy(file) {
-  const buf = fs.readFileSync(file);
-  if (buf.toString('latin1', 1, 6) !== 'NUMPY') throw new Error(`${file}: not a .npy file`);
-  const major = buf[6];
-  const headerLen = major === 1 ? buf.readUInt16LE(8) : buf.readUInt32LE(8);
-  const start = major === 1 ? 10 : 12;
-  const header = buf.toString('latin1', start, start + headerLen);
-  const descr = /'descr':\s*'([^']+)'/.exec(header)[1];
-  if (/'fortran_order':\s*True/.test(header)) throw new Error(`${file}: fortran order`);
-  const Arr = NPY_ARRAYS[descr];
-  if (!Arr) throw new Error(`${file}: unsupported npy dtype ${descr}`);
-  const bytes = buf.subarray(start + headerLen);
-  // Copy into a fresh buffer: typed arrays need aligned offsets.
-  return new Arr(new Uint8Array(bytes).buffer, 0, bytes.length / Arr.BYTES_PER_ELEMENT);
-}
+// A .npy file's elements (run_ort.js's reader).
+function readNpy(file) { return readNpyArray(file).data; }
 
 function elementCount(shape) { return shape.reduce((a, b) => a * b, 1); }
 

@@ -19,7 +19,10 @@ const NPY_TYPES = {
   '<u8': ['uint64', BigUint64Array], '|b1': ['bool', Uint8Array],
 };
 
-function readNpy(file) {
+// A .npy file's element type (onnxruntime-node's name), shape and elements (a typed
+// array over a fresh buffer: typed arrays need aligned offsets). node_suite.js reads
+// its cases' .npy files through this too.
+function readNpyArray(file) {
   const buf = fs.readFileSync(file);
   if (buf.toString('latin1', 1, 6) !== 'NUMPY') throw new Error(`${file}: not a .npy file`);
   const major = buf[6];
@@ -27,13 +30,18 @@ function readNpy(file) {
   const start = major === 1 ? 10 : 12;
   const header = buf.toString('latin1', start, start + headerLen);
   const descr = /'descr':\s*'([^']+)'/.exec(header)[1];
+  if (/'fortran_order':\s*True/.test(header)) throw new Error(`${file}: fortran order`);
   const shape = /'shape':\s*\(([^)]*)\)/.exec(header)[1].split(',').map(s => s.trim()).filter(s => s).map(Number);
   const [type, Arr] = NPY_TYPES[descr] || [];
   if (!type) throw new Error(`${file}: unsupported dtype ${descr}`);
   const offset = start + headerLen;
   const count = shape.reduce((a, b) => a * b, 1);
   const bytes = buf.subarray(offset, offset + count * Arr.BYTES_PER_ELEMENT);
-  const data = new Arr(new Uint8Array(bytes).buffer, 0, count);
+  return { type, shape, data: new Arr(new Uint8Array(bytes).buffer, 0, count) };
+}
+
+function readNpy(file) {
+  const { type, shape, data } = readNpyArray(file);
   return new ort.Tensor(type, type === 'bool' ? Uint8Array.from(data) : data, shape);
 }
 
@@ -110,7 +118,7 @@ async function main() {
   }
 }
 
-module.exports = { readNpy, writeNpy };
+module.exports = { readNpy, readNpyArray, writeNpy };
 
 if (require.main === module) {
   main().catch(e => { console.error('run_ort: ' + e.message); process.exit(1); });

@@ -1,40 +1,24 @@
 #include "image_io.h"
 
-#define STB_IMAGE_IMPLEMENTATION
-#define STB_IMAGE_WRITE_IMPLEMENTATION
-#define STBI_ONLY_PNG
-#define STBI_ONLY_JPEG
-#if defined(__GNUC__)
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wmissing-field-initializers"
-#pragma GCC diagnostic ignored "-Wsign-compare"
-#pragma GCC diagnostic ignored "-Wunused-function"
-#endif
-#include <stb/stb_image.h>
-#include <stb/stb_image_write.h>
-#if defined(__GNUC__)
-#pragma GCC diagnostic pop
-#endif
+#include "stb_rgb.h"
 
 #include <algorithm>
 #include <cmath>
+#include <utility>
 
 namespace detect {
 
 std::string load_image(const std::string& path, Image& out) {
-  int w = 0, h = 0, channels = 0;
-  unsigned char* data = stbi_load(path.c_str(), &w, &h, &channels, 3);
-  if (!data) return path + ": cannot read image (" + (stbi_failure_reason() ? stbi_failure_reason() : "unknown") + ")";
-  out.width = w;
-  out.height = h;
-  out.rgb.assign(data, data + static_cast<size_t>(w) * h * 3);
-  stbi_image_free(data);
+  stb_rgb::Decoded image = stb_rgb::read(path);
+  if (!image.error.empty()) return path + ": cannot read image (" + image.error + ")";
+  out.width = image.width;
+  out.height = image.height;
+  out.rgb = std::move(image.rgb);
   return {};
 }
 
 std::string save_png(const std::string& path, const Image& image) {
-  if (!stbi_write_png(path.c_str(), image.width, image.height, 3, image.rgb.data(), image.width * 3))
-    return path + ": cannot write PNG";
+  if (!stb_rgb::write_png(path, image.width, image.height, image.rgb.data())) return path + ": cannot write PNG";
   return {};
 }
 
