@@ -2,7 +2,7 @@
 # (issue #18):
 #   bin/gkrun, bin/gkocr
 #   <libdir>/libgkrun.so.0.2.0 (SONAME libgkrun.so.0.2), libgkrun.so, libgkrun.a
-#   include/gkrun/gkrun.h
+#   include/gkrun/gkrun.h, gkrun.hpp (the C API; the header-only C++ wrapper over it)
 #   <libdir>/cmake/gkrun/  gkrunConfig.cmake, gkrunConfigVersion.cmake, targets:
 #                          find_package(gkrun 0.2 REQUIRED) -> gkrun::gkrun (shared),
 #                          gkrun::gkrun_static
@@ -18,7 +18,8 @@ set(GK_CMAKE_DIR ${CMAKE_INSTALL_LIBDIR}/cmake/gkrun)
 install(TARGETS gkrun_shared gkrun_static EXPORT gkrunTargets
   LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}
   ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR})
-install(FILES ${PROJECT_SOURCE_DIR}/runtime/api/gkrun.h DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/gkrun)
+install(FILES ${PROJECT_SOURCE_DIR}/runtime/api/gkrun.h ${PROJECT_SOURCE_DIR}/runtime/api/gkrun.hpp
+        DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/gkrun)
 install(EXPORT gkrunTargets NAMESPACE gkrun:: DESTINATION ${GK_CMAKE_DIR})
 
 configure_package_config_file(${PROJECT_SOURCE_DIR}/cmake/gkrunConfig.cmake.in

@@ -8,6 +8,7 @@ prefix, the CMake block as an outside project's CMakeLists.txt around the C bloc
     readme_snippets.py c SOURCE_DIR WORK_DIR INCLUDE_DIR LIBGKRUN_SO
     readme_snippets.py python SOURCE_DIR WORK_DIR PYTHONPATH
     readme_snippets.py cmake SOURCE_DIR WORK_DIR PREFIX
+    readme_snippets.py c-source SOURCE_DIR    (prints the C program, for a build elsewhere)
 """
 import os
 import re
@@ -48,8 +49,12 @@ def run(cmd, cwd, env=None):
 
 
 def main():
-    mode, src, work = sys.argv[1], sys.argv[2], sys.argv[3]
+    mode, src = sys.argv[1], sys.argv[2]
     readme = open(os.path.join(src, "README.md"), encoding="utf-8").read()
+    if mode == "c-source":
+        sys.stdout.write(c_program(readme))
+        return 0
+    work = sys.argv[3]
     shutil.rmtree(work, ignore_errors=True)
     os.makedirs(work)
     shutil.copy(os.path.join(src, "tests", "api", "affine.onnx"), os.path.join(work, "model.onnx"))
