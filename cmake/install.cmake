@@ -51,6 +51,15 @@ set(CPACK_DEBIAN_PACKAGE_MAINTAINER "gkrun developers <gkrun@localhost>")
 set(CPACK_DEBIAN_PACKAGE_SECTION science)
 set(CPACK_DEBIAN_FILE_NAME DEB-DEFAULT)
 set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS ON)
-# The Python module needs numpy at run time; it links no library of its own.
-set(CPACK_DEBIAN_PACKAGE_RECOMMENDS "python3, python3-numpy")
+# The Python module needs the python3 whose ABI it was built for and numpy at run
+# time; it links no library of its own. Recommends, not Depends: the CLI and the
+# C/C++ library need neither (tests/package/deb_clean_install.sh runs them on a
+# clean Debian 12 with the Depends alone), a plain `apt install ./gkrun_*.deb`
+# installs Recommends too (so `import gkrun` works), and --no-install-recommends
+# (containers) keeps the ~60 MB of python3 + numpy out.
+if(TARGET gkrun_python AND GK_PYTHON_VERSION MATCHES "^([0-9]+)\\.([0-9]+)$")
+  math(EXPR gk_py_next "${CMAKE_MATCH_2} + 1")
+  set(CPACK_DEBIAN_PACKAGE_RECOMMENDS
+      "python3 (>= ${GK_PYTHON_VERSION}~), python3 (<< ${CMAKE_MATCH_1}.${gk_py_next}), python3-numpy")
+endif()
 include(CPack)
