@@ -2,7 +2,8 @@
  * constructors and accessors, gkrun_session_run_values on sequence.onnx,
  * optional.onnx and optional_get.onnx (make_value_models.py says what each
  * computes), outputs checked against values worked out here by hand, a run's
- * output fed back as the next run's input, and the error cases' codes and
+ * output fed back as the next run's input, a device run's outputs as values (CPU
+ * backend: host memory) refused as run_values inputs, and the error cases' codes and
  * messages. Usage: c_values_test MODEL_DIR. Exit 0 when every check holds. */
 #include "c_check.h"
 
@@ -195,6 +196,7 @@ static void optionals(const char* dir) {
   gkrun_value* in[2] = {NULL, NULL};
   gkrun_value* none = NULL;
   gkrun_values* out = NULL;
+  gkrun_values* refused = NULL;
   const gkrun_value* v;
   gkrun_tensor t;
 
@@ -243,6 +245,27 @@ static void optionals(const char* dir) {
     with_none[1] = none;
     REQUIRE_ERROR(gkrun_session_run_values(s, names, with_none, 2, &out), GKRUN_INVALID_ARGUMENT,
                   "input 'x' is an empty optional, the model declares a tensor");
+  }
+  /* A device run (host memory on the CPU backend) returns values too: a tensor fed
+   * to the optional input, wrapped = [7, 8], empty is an empty optional. */
+  {
+    gkrun_tensor dev[2] = {{"maybe", GKRUN_DTYPE_FLOAT32, s2, 1, m, sizeof m},
+                           {"x", GKRUN_DTYPE_FLOAT32, s2, 1, x, sizeof x}};
+    REQUIRE_OK(gkrun_session_run_device(s, dev, 2, &out));
+    CHECK(gkrun_values_on_device(out) == 1);
+    REQUIRE_OK(gkrun_values_find_value(out, "empty", &v));
+    CHECK(gkrun_value_get_kind(v) == GKRUN_VALUE_NONE);
+    REQUIRE_OK(gkrun_values_find_value(out, "wrapped", &v));
+    REQUIRE_OK(gkrun_value_get_tensor(v, &t));
+    CHECK_FLOATS(&t, 7, 8);
+    {
+      const gkrun_value* back[2];
+      back[0] = v;
+      back[1] = in[1];
+      REQUIRE_ERROR(gkrun_session_run_values(s, names, back, 2, &refused), GKRUN_INVALID_ARGUMENT,
+                    "input 'maybe': the value holds device pointers");
+    }
+    gkrun_values_free(out);
   }
   gkrun_value_free(none);
   gkrun_value_free(in[0]);
