@@ -2,7 +2,7 @@
 # (issue #18):
 #   bin/gkrun, bin/gkocr
 #   <libdir>/libgkrun.so.0.2.0 (SONAME libgkrun.so.0.2), libgkrun.so, libgkrun.a
-#   include/gkrun/gkrun.h
+#   include/gkrun/gkrun.h, gkrun.hpp (the C API; the header-only C++ wrapper over it)
 #   <libdir>/cmake/gkrun/  gkrunConfig.cmake, gkrunConfigVersion.cmake, targets:
 #                          find_package(gkrun 0.2 REQUIRED) -> gkrun::gkrun (shared),
 #                          gkrun::gkrun_static
@@ -18,7 +18,8 @@ set(GK_CMAKE_DIR ${CMAKE_INSTALL_LIBDIR}/cmake/gkrun)
 install(TARGETS gkrun_shared gkrun_static EXPORT gkrunTargets
   LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}
   ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR})
-install(FILES ${PROJECT_SOURCE_DIR}/runtime/api/gkrun.h DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/gkrun)
+install(FILES ${PROJECT_SOURCE_DIR}/runtime/api/gkrun.h ${PROJECT_SOURCE_DIR}/runtime/api/gkrun.hpp
+        DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/gkrun)
 install(EXPORT gkrunTargets NAMESPACE gkrun:: DESTINATION ${GK_CMAKE_DIR})
 
 configure_package_config_file(${PROJECT_SOURCE_DIR}/cmake/gkrunConfig.cmake.in
@@ -50,6 +51,15 @@ set(CPACK_DEBIAN_PACKAGE_MAINTAINER "gkrun developers <gkrun@localhost>")
 set(CPACK_DEBIAN_PACKAGE_SECTION science)
 set(CPACK_DEBIAN_FILE_NAME DEB-DEFAULT)
 set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS ON)
-# The Python module needs numpy at run time; it links no library of its own.
-set(CPACK_DEBIAN_PACKAGE_RECOMMENDS "python3, python3-numpy")
+# The Python module needs the python3 whose ABI it was built for and numpy at run
+# time; it links no library of its own. Recommends, not Depends: the CLI and the
+# C/C++ library need neither (tests/package/deb_clean_install.sh runs them on a
+# clean Debian 12 with the Depends alone), a plain `apt install ./gkrun_*.deb`
+# installs Recommends too (so `import gkrun` works), and --no-install-recommends
+# (containers) keeps the ~60 MB of python3 + numpy out.
+if(TARGET gkrun_python AND GK_PYTHON_VERSION MATCHES "^([0-9]+)\\.([0-9]+)$")
+  math(EXPR gk_py_next "${CMAKE_MATCH_2} + 1")
+  set(CPACK_DEBIAN_PACKAGE_RECOMMENDS
+      "python3 (>= ${GK_PYTHON_VERSION}~), python3 (<< ${CMAKE_MATCH_1}.${gk_py_next}), python3-numpy")
+endif()
 include(CPack)

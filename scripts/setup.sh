@@ -10,7 +10,7 @@ APT_PACKAGES=(
   libprotobuf-dev protobuf-compiler libonnx-dev
   libcli11-dev libspdlog-dev libfmt-dev catch2 libstb-dev
   python3-torch python3-torchvision python3-onnx python3-numpy
-  python3-dev pybind11-dev python3-pytest dpkg-dev
+  python3-dev pybind11-dev python3-pytest dpkg-dev debootstrap
   imagemagick fonts-dejavu-core fonts-dejavu-extra fonts-liberation2 fonts-urw-base35 fonts-noto-mono
   clang libclang-rt-14-dev
 )

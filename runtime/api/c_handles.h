@@ -48,21 +48,31 @@ struct gkrun_session {
   std::vector<std::pair<std::string, gk::Shape>> last_shapes;
 };
 
-// One output of a run, host or device; `strings` points into the host tensor's
-// string values for a string output.
-struct gkrun_value_slot {
-  std::string name;
+// One tensor as gkrun_tensor shows it: host data or a device buffer, and for a
+// string tensor the pointers into its values that gkrun_tensor.data exposes.
+struct gkrun_tensor_slot {
   gk::DType dtype = gk::DType::kUndefined;
   gk::Shape shape;
   gk::HostTensor host;
   gk::GkBuf device;
   std::vector<const char*> strings;
-  std::string unsupported;  // non-empty: why this output has no tensor form (a sequence, ...)
+};
+
+// A tensor, a sequence of tensors or an empty optional: made by the caller
+// (gkrun_value_tensor, ...) or one output of a run, held in its gkrun_values.
+struct gkrun_value {
+  std::string name;  // the output's name; "" for a value the caller made
+  gkrun_value_kind kind = GKRUN_VALUE_TENSOR;
+  gk::DType dtype = gk::DType::kUndefined;  // the tensor's, or the sequence's elements'
+  bool on_device = false;                   // data pointers are device pointers
+  gkrun_tensor_slot tensor;                 // kind tensor
+  std::vector<gkrun_tensor_slot> elements;  // kind sequence
+  std::string unsupported;  // non-empty: why a device run's output has no C form
 };
 
 struct gkrun_values {
   bool on_device = false;
-  std::vector<gkrun_value_slot> slots;
+  std::vector<gkrun_value> slots;
 };
 
 namespace gk::capi {
@@ -86,5 +96,24 @@ gkrun_status* guard(const char* fn, F&& body) noexcept {
     return to_c(internal_error("{}: unknown exception", fn));
   }
 }
+
+// A gkrun_tensor's dtype, shape and byte count, checked; `what` names it in the
+// message ("input 'x'", "gkrun_value_sequence: element 2").
+struct CheckedTensor {
+  DType dtype = DType::kUndefined;
+  Shape shape;
+  int64_t count = 0;
+};
+Result<CheckedTensor> check_tensor(const gkrun_tensor& t, const std::string& what);
+// `t` as a host tensor: its strings copied, its other data borrowed for the call
+// (copy false) or copied into the tensor (copy true).
+Result<HostTensor> host_tensor(const gkrun_tensor& t, const CheckedTensor& c, bool copy, const std::string& what);
+// A host tensor as a slot (string pointers taken).
+gkrun_tensor_slot host_slot(HostTensor t);
+// Fills `out` from a slot; `name` becomes out->name.
+void fill_tensor(const gkrun_tensor_slot& s, const std::string& name, bool on_device, gkrun_tensor* out);
+// A run's host output as a value; an empty sequence takes `declared` (the model's
+// element type) as its dtype.
+gkrun_value host_value(NamedTensor t, DType declared);
 
 }  // namespace gk::capi

@@ -1,6 +1,8 @@
 // The C API's runs: gkrun_tensor inputs become the session's host or device
 // tensors (borrowed, not copied: the session uploads or binds them during the
-// call), and the outputs are kept in a gkrun_values until it is freed.
+// call), gkrun_value inputs share their storage, and the outputs (tensors,
+// sequences, empty optionals) are kept as values in a gkrun_values until it is
+// freed.
 #include "runtime/api/c_handles.h"
 
 #include "runtime/kit/shape.h"
@@ -9,36 +11,8 @@ namespace {
 
 using gk::capi::guard;
 
-struct Checked {
-  gk::DType dtype = gk::DType::kUndefined;
-  gk::Shape shape;
-  int64_t count = 0;
-};
-
-// Name, dtype, shape and byte count of one input, each checked; the message names
-// the input by position and name.
-gk::Result<Checked> check_input(const gkrun_tensor& t, size_t index) {
-  if (!t.name) return gk::invalid_argument("input {}: name is NULL", index);
-  const std::string name = t.name;
-  gk::Result<gk::DType> dtype = gk::dtype_from_code(t.dtype);
-  if (!dtype.ok())
-    return gk::invalid_argument("input '{}': dtype code {} is not a tensor element type ({})", name,
-                                static_cast<int>(t.dtype), dtype.status().message());
-  if (t.rank && !t.shape) return gk::invalid_argument("input '{}': shape is NULL for rank {}", name, t.rank);
-  Checked c;
-  c.dtype = *dtype;
-  c.shape.assign(t.shape, t.shape + t.rank);
-  gk::Result<int64_t> count = gk::checked_numel(c.shape);
-  if (!count.ok())
-    return gk::invalid_argument("input '{}': shape {}: {}", name, gk::shape_str(c.shape), count.status().message());
-  c.count = *count;
-  const size_t want = c.dtype == gk::DType::kString ? static_cast<size_t>(c.count) * sizeof(const char*)
-                                                    : gk::dtype_storage_bytes(c.dtype, c.count);
-  if (t.bytes != want)
-    return gk::invalid_argument("input '{}': {} {} needs {} bytes, got {}", name, gk::dtype_name(c.dtype),
-                                gk::shape_str(c.shape), want, t.bytes);
-  if (want && !t.data) return gk::invalid_argument("input '{}': data is NULL for {} bytes", name, want);
-  return c;
+std::string input_label(const char* name, size_t index) {
+  return name ? fmt::format("input '{}'", name) : fmt::format("input {}", index);
 }
 
 gk::Result<std::vector<gk::NamedTensor>> host_inputs(const gkrun_tensor* inputs, size_t count) {
@@ -46,21 +20,46 @@ gk::Result<std::vector<gk::NamedTensor>> host_inputs(const gkrun_tensor* inputs,
   out.reserve(count);
   for (size_t i = 0; i < count; ++i) {
     const gkrun_tensor& t = inputs[i];
-    GK_TRY(Checked c, check_input(t, i));
-    if (c.dtype == gk::DType::kString) {
-      const char* const* strings = static_cast<const char* const*>(t.data);
-      std::vector<std::string> values;
-      values.reserve(static_cast<size_t>(c.count));
-      for (int64_t e = 0; e < c.count; ++e) {
-        if (!strings[e]) return gk::invalid_argument("input '{}': string element {} is NULL", t.name, e);
-        values.emplace_back(strings[e]);
-      }
-      out.push_back({t.name, gk::HostTensor::strings(c.shape, std::move(values))});
-      continue;
+    const std::string what = input_label(t.name, i);
+    if (!t.name) return gk::invalid_argument("{}: name is NULL", what);
+    GK_TRY(gk::capi::CheckedTensor c, gk::capi::check_tensor(t, what));
+    GK_TRY(gk::HostTensor h, gk::capi::host_tensor(t, c, /*copy=*/false, what));
+    out.push_back({t.name, std::move(h)});
+  }
+  return out;
+}
+
+// Values as the session's inputs; their tensors' storage is shared, not copied.
+gk::Result<std::vector<gk::NamedTensor>> value_inputs(const gkrun_session& session, const char* const* names,
+                                                      const gkrun_value* const* values, size_t count) {
+  std::vector<gk::NamedTensor> out;
+  out.reserve(count);
+  for (size_t i = 0; i < count; ++i) {
+    const std::string what = input_label(names[i], i);
+    if (!names[i]) return gk::invalid_argument("{}: name is NULL", what);
+    if (!values[i]) return gk::invalid_argument("{}: value is NULL", what);
+    const gkrun_value& v = *values[i];
+    if (v.on_device || !v.unsupported.empty())
+      return gk::invalid_argument("{}: the value holds device pointers (from gkrun_session_run_device); "
+                                  "gkrun_session_run_values takes host values", what);
+    // The executor checks kinds and tensor dtypes; a sequence's element type is
+    // checked here, where the value carries it even when the sequence is empty.
+    for (const gkrun_io_slot& decl : session.inputs)
+      if (decl.name == names[i] && decl.kind == GKRUN_VALUE_SEQUENCE && v.kind == GKRUN_VALUE_SEQUENCE &&
+          decl.dtype != gk::DType::kUndefined && v.dtype != decl.dtype)
+        return gk::invalid_argument("{} is a sequence of {}, the model declares a sequence of {}", what,
+                                    gk::dtype_name(v.dtype), gk::dtype_name(decl.dtype));
+    gk::NamedTensor t{names[i], gk::HostTensor()};
+    if (v.kind == GKRUN_VALUE_NONE) {
+      t.none = true;
+    } else if (v.kind == GKRUN_VALUE_SEQUENCE) {
+      auto elements = std::make_shared<std::vector<gk::HostTensor>>();
+      for (const gkrun_tensor_slot& e : v.elements) elements->push_back(e.host);
+      t.sequence = std::move(elements);
+    } else {
+      t.tensor = v.tensor.host;
     }
-    gk::Result<gk::HostTensor> h = gk::HostTensor::borrow(c.dtype, c.shape, nullptr, t.data, t.bytes);
-    if (!h.ok()) return h.status().with_context(fmt::format("input '{}'", t.name));
-    out.push_back({t.name, std::move(h).value()});
+    out.push_back(std::move(t));
   }
   return out;
 }
@@ -70,7 +69,9 @@ gk::Result<std::vector<gk::NamedBuf>> device_inputs(const gkrun_tensor* inputs, 
   out.reserve(count);
   for (size_t i = 0; i < count; ++i) {
     const gkrun_tensor& t = inputs[i];
-    GK_TRY(Checked c, check_input(t, i));
+    const std::string what = input_label(t.name, i);
+    if (!t.name) return gk::invalid_argument("{}: name is NULL", what);
+    GK_TRY(gk::capi::CheckedTensor c, gk::capi::check_tensor(t, what));
     if (c.dtype == gk::DType::kString)
       return gk::invalid_argument("input '{}': string tensors live on the host; use gkrun_session_run", t.name);
     const gk::DevPtr ptr = reinterpret_cast<gk::DevPtr>(t.data);
@@ -107,29 +108,81 @@ std::vector<std::pair<std::string, gk::Shape>> shapes_of(const gkrun_tensor* inp
   return shapes;
 }
 
-const gkrun_value_slot* find_slot(const gkrun_values* values, const char* name) {
-  for (const gkrun_value_slot& s : values->slots)
-    if (s.name == name) return &s;
+const gkrun_value* find_value(const gkrun_values* values, const char* name) {
+  for (const gkrun_value& v : values->slots)
+    if (v.name == name) return &v;
   return nullptr;
 }
 
-gk::Status fill(const gkrun_values& values, const gkrun_value_slot& s, gkrun_tensor* out) {
-  if (!s.unsupported.empty())
-    return gk::unimplemented("output '{}' is {}; the C API returns tensors only", s.name, s.unsupported);
-  out->name = s.name.c_str();
-  out->dtype = static_cast<gkrun_dtype>(s.dtype);
-  out->shape = s.shape.empty() ? nullptr : s.shape.data();
-  out->rank = s.shape.size();
-  if (s.dtype == gk::DType::kString) {
-    out->data = s.strings.data();
-    out->bytes = s.strings.size() * sizeof(const char*);
-  } else if (values.on_device) {
-    out->data = reinterpret_cast<const void*>(s.device.ptr());
-    out->bytes = s.device.bytes();
+gk::Status no_output(const gkrun_values& values, const char* name, const char* fn) {
+  std::string names;
+  for (const gkrun_value& v : values.slots) names += (names.empty() ? "'" : ", '") + v.name + "'";
+  return gk::invalid_argument("{}: no output '{}'; outputs are {}", fn, name, names);
+}
+
+gk::Status tensor_of(const gkrun_value& v, const char* fn, gkrun_tensor* out) {
+  if (!v.unsupported.empty()) return gk::unimplemented("{}: output '{}' is {}", fn, v.name, v.unsupported);
+  if (v.kind != GKRUN_VALUE_TENSOR)
+    return gk::invalid_argument("{}: output '{}' is {}; read it with gkrun_values_value", fn, v.name,
+                                v.kind == GKRUN_VALUE_SEQUENCE ? "a sequence" : "an empty optional");
+  gk::capi::fill_tensor(v.tensor, v.name, v.on_device, out);
+  return gk::ok_status();
+}
+
+// The declared element type of output `name` (an empty sequence's dtype).
+gk::DType declared_dtype(const gkrun_session& s, const std::string& name) {
+  for (const gkrun_io_slot& o : s.outputs)
+    if (o.name == name) return o.dtype;
+  return gk::DType::kUndefined;
+}
+
+// One device tensor as a slot; a string tensor (host only) has no device form.
+bool device_slot(const gk::NamedBuf& b, gkrun_tensor_slot* slot) {
+  if (b.host) return false;
+  slot->dtype = b.buf.dtype();
+  slot->shape = b.shape;
+  slot->device = b.buf;
+  return true;
+}
+
+gkrun_value device_value(gk::NamedBuf b, gk::DType declared) {
+  constexpr const char* kStrings = "a string tensor or a sequence of them (host only; use gkrun_session_run)";
+  gkrun_value v;
+  v.name = b.name;
+  v.on_device = true;
+  if (b.none) {
+    v.kind = GKRUN_VALUE_NONE;
+  } else if (b.sequence) {
+    v.kind = GKRUN_VALUE_SEQUENCE;
+    v.dtype = declared;
+    for (const gk::NamedBuf& e : *b.sequence) {
+      v.elements.emplace_back();
+      if (!device_slot(e, &v.elements.back())) v.unsupported = kStrings;
+    }
+    if (!v.elements.empty()) v.dtype = v.elements.front().dtype;
   } else {
-    out->data = s.host.raw();
-    out->bytes = s.host.bytes();
+    if (!device_slot(b, &v.tensor)) v.unsupported = kStrings;
+    v.dtype = b.dtype();
   }
+  return v;
+}
+
+// The host run both entry points share: inputs as the session's, outputs as values.
+gk::Status run_host(const gkrun_session& session, const std::vector<gk::NamedTensor>& in,
+                    std::vector<std::pair<std::string, gk::Shape>> shapes, gkrun_values** outputs) {
+  std::vector<gk::NamedTensor> result;
+  GK_RETURN_IF_ERROR(with_profiler(session, shapes, [&](const gk::RunOptions& o) {
+    auto r = session.session->run(in, o);
+    if (!r.ok()) return r.status();
+    result = std::move(r).value();
+    return gk::ok_status();
+  }));
+  auto values = std::make_unique<gkrun_values>();
+  for (gk::NamedTensor& t : result) {
+    const gk::DType declared = declared_dtype(session, t.name);
+    values->slots.push_back(gk::capi::host_value(std::move(t), declared));
+  }
+  *outputs = values.release();
   return gk::ok_status();
 }
 
@@ -142,28 +195,22 @@ gkrun_status* gkrun_session_run(const gkrun_session* session, const gkrun_tensor
   return guard("gkrun_session_run", [&]() -> gk::Status {
     GK_RETURN_IF_ERROR(check_run_args(session, inputs, input_count, outputs, "gkrun_session_run"));
     GK_TRY(std::vector<gk::NamedTensor> in, host_inputs(inputs, input_count));
-    std::vector<gk::NamedTensor> result;
-    GK_RETURN_IF_ERROR(with_profiler(*session, shapes_of(inputs, input_count), [&](const gk::RunOptions& o) {
-      auto r = session->session->run(in, o);
-      if (!r.ok()) return r.status();
-      result = std::move(r).value();
-      return gk::ok_status();
-    }));
-    auto values = std::make_unique<gkrun_values>();
-    for (gk::NamedTensor& t : result) {
-      gkrun_value_slot slot;
-      slot.name = t.name;
-      if (t.sequence) slot.unsupported = "a sequence";
-      else if (t.none) slot.unsupported = "an empty optional";
-      slot.dtype = t.tensor.dtype();
-      slot.shape = t.tensor.shape();
-      slot.host = std::move(t.tensor);
-      if (slot.dtype == gk::DType::kString)
-        for (const std::string& v : slot.host.string_values()) slot.strings.push_back(v.c_str());
-      values->slots.push_back(std::move(slot));
-    }
-    *outputs = values.release();
-    return gk::ok_status();
+    return run_host(*session, in, shapes_of(inputs, input_count), outputs);
+  });
+}
+
+gkrun_status* gkrun_session_run_values(const gkrun_session* session, const char* const* names,
+                                       const gkrun_value* const* inputs, size_t input_count, gkrun_values** outputs) {
+  return guard("gkrun_session_run_values", [&]() -> gk::Status {
+    if (!session || !outputs) return gk::invalid_argument("gkrun_session_run_values: session or outputs is NULL");
+    *outputs = nullptr;
+    if (input_count && (!names || !inputs))
+      return gk::invalid_argument("gkrun_session_run_values: names or inputs is NULL for {} inputs", input_count);
+    GK_TRY(std::vector<gk::NamedTensor> in, value_inputs(*session, names, inputs, input_count));
+    std::vector<std::pair<std::string, gk::Shape>> shapes;
+    for (const gk::NamedTensor& t : in)
+      if (!t.sequence && !t.none) shapes.emplace_back(t.name, t.tensor.shape());
+    return run_host(*session, in, std::move(shapes), outputs);
   });
 }
 
@@ -182,15 +229,8 @@ gkrun_status* gkrun_session_run_device(const gkrun_session* session, const gkrun
     auto values = std::make_unique<gkrun_values>();
     values->on_device = true;
     for (gk::NamedBuf& b : result) {
-      gkrun_value_slot slot;
-      slot.name = b.name;
-      if (b.sequence) slot.unsupported = "a sequence";
-      else if (b.none) slot.unsupported = "an empty optional";
-      else if (b.host) slot.unsupported = "a string tensor (host only; use gkrun_session_run)";
-      slot.dtype = b.buf.dtype();
-      slot.shape = b.shape;
-      slot.device = std::move(b.buf);
-      values->slots.push_back(std::move(slot));
+      const gk::DType declared = declared_dtype(*session, b.name);
+      values->slots.push_back(device_value(std::move(b), declared));
     }
     *outputs = values.release();
     return gk::ok_status();
@@ -207,20 +247,37 @@ gkrun_status* gkrun_values_get(const gkrun_values* values, size_t index, gkrun_t
     if (index >= values->slots.size())
       return gk::out_of_range("gkrun_values_get: index {} is out of range, the run has {} outputs", index,
                               values->slots.size());
-    return fill(*values, values->slots[index], out);
+    return tensor_of(values->slots[index], "gkrun_values_get", out);
   });
 }
 
 gkrun_status* gkrun_values_find(const gkrun_values* values, const char* name, gkrun_tensor* out) {
   return guard("gkrun_values_find", [&] {
     if (!values || !name || !out) return gk::invalid_argument("gkrun_values_find: values, name or out is NULL");
-    const gkrun_value_slot* s = find_slot(values, name);
-    if (!s) {
-      std::string names;
-      for (const gkrun_value_slot& v : values->slots) names += (names.empty() ? "'" : ", '") + v.name + "'";
-      return gk::invalid_argument("gkrun_values_find: no output '{}'; outputs are {}", name, names);
-    }
-    return fill(*values, *s, out);
+    const gkrun_value* v = find_value(values, name);
+    if (!v) return no_output(*values, name, "gkrun_values_find");
+    return tensor_of(*v, "gkrun_values_find", out);
+  });
+}
+
+gkrun_status* gkrun_values_value(const gkrun_values* values, size_t index, const gkrun_value** out) {
+  return guard("gkrun_values_value", [&] {
+    if (!values || !out) return gk::invalid_argument("gkrun_values_value: values or out is NULL");
+    if (index >= values->slots.size())
+      return gk::out_of_range("gkrun_values_value: index {} is out of range, the run has {} outputs", index,
+                              values->slots.size());
+    *out = &values->slots[index];
+    return gk::ok_status();
+  });
+}
+
+gkrun_status* gkrun_values_find_value(const gkrun_values* values, const char* name, const gkrun_value** out) {
+  return guard("gkrun_values_find_value", [&] {
+    if (!values || !name || !out) return gk::invalid_argument("gkrun_values_find_value: values, name or out is NULL");
+    const gkrun_value* v = find_value(values, name);
+    if (!v) return no_output(*values, name, "gkrun_values_find_value");
+    *out = v;
+    return gk::ok_status();
   });
 }
 

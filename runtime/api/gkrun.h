@@ -145,7 +145,10 @@ typedef struct gkrun_io_info {
   const int64_t* dims;
   /* `rank` entries: the dim's symbol ("batch"), or "" for a known dim. */
   const char* const* dim_symbols;
-  /* 0: a tensor; 1: a sequence, 2: an optional (not runnable through this API). */
+  /* A gkrun_value_kind: 0 (GKRUN_VALUE_TENSOR) a tensor, 1 (GKRUN_VALUE_SEQUENCE)
+   * a sequence of tensors with `dtype` elements, 2 (GKRUN_VALUE_NONE here meaning
+   * "optional") an optional, fed as a tensor, a sequence or an empty optional.
+   * Sequences and optionals run through gkrun_session_run_values. */
   int kind;
 } gkrun_io_info;
 
@@ -188,12 +191,84 @@ GKRUN_API size_t gkrun_values_count(const gkrun_values* values);
 /* 1 when the values' data pointers are device pointers (from run_device). */
 GKRUN_API int gkrun_values_on_device(const gkrun_values* values);
 /* Output `index` as a gkrun_tensor whose pointers stay valid until
- * gkrun_values_free; GKRUN_OUT_OF_RANGE past the count. */
+ * gkrun_values_free; GKRUN_OUT_OF_RANGE past the count, GKRUN_INVALID_ARGUMENT
+ * for a sequence or an empty optional (read those with gkrun_values_value). */
 GKRUN_API gkrun_status* gkrun_values_get(const gkrun_values* values, size_t index, gkrun_tensor* out);
 /* The output called `name`; GKRUN_INVALID_ARGUMENT naming it when there is none. */
 GKRUN_API gkrun_status* gkrun_values_find(const gkrun_values* values, const char* name,
                                           gkrun_tensor* out);
 GKRUN_API void gkrun_values_free(gkrun_values* values);
+
+/* ---- values: tensors, sequences of tensors, empty optionals ----
+ *
+ * What a sequence (ONNX seq(tensor)) or optional input or output is through the C
+ * API, the way OrtValue is for onnxruntime:
+ *
+ *   gkrun_value* parts[1] = {NULL};
+ *   gkrun_tensor chunks[2] = {{NULL, GKRUN_DTYPE_FLOAT32, s2, 1, a, sizeof a},
+ *                             {NULL, GKRUN_DTYPE_FLOAT32, s3, 1, b, sizeof b}};
+ *   st = gkrun_value_sequence(GKRUN_DTYPE_FLOAT32, chunks, 2, &parts[0]);
+ *   const char* names[1] = {"parts"};
+ *   st = gkrun_session_run_values(s, names, (const gkrun_value* const*)parts, 1, &out);
+ *   const gkrun_value* v;  st = gkrun_values_value(out, 0, &v);
+ *
+ * Ownership: a value from a constructor (gkrun_value_tensor, _sequence,
+ * _optional_none) owns a copy of the data it was given and belongs to the caller,
+ * who frees it with gkrun_value_free (a run only reads it). A value from
+ * gkrun_values_value / gkrun_values_find_value is borrowed from its gkrun_values:
+ * valid until gkrun_values_free, never freed on its own. The gkrun_tensor an
+ * accessor fills points into the value and is valid as long as the value is.
+ * An optional that holds something is just that tensor or sequence value. */
+
+typedef enum gkrun_value_kind {
+  GKRUN_VALUE_INVALID = -1, /* gkrun_value_get_kind(NULL) */
+  GKRUN_VALUE_TENSOR = 0,
+  GKRUN_VALUE_SEQUENCE = 1,
+  GKRUN_VALUE_NONE = 2 /* an empty optional */
+} gkrun_value_kind;
+
+typedef struct gkrun_value gkrun_value;
+
+/* A tensor value holding a copy of `tensor` (host memory; `tensor->name` is not
+ * used and may be NULL). Checked as a run's input is: dtype, shape, byte count. */
+GKRUN_API gkrun_status* gkrun_value_tensor(const gkrun_tensor* tensor, gkrun_value** out);
+/* A sequence of `count` tensors, each copied, each of element type `dtype` (an
+ * empty sequence keeps `dtype` too); `elements` may be NULL when count is 0.
+ * GKRUN_INVALID_ARGUMENT naming the element when one has another dtype. */
+GKRUN_API gkrun_status* gkrun_value_sequence(gkrun_dtype dtype, const gkrun_tensor* elements, size_t count,
+                                             gkrun_value** out);
+/* An empty optional (ONNX optional with no value). */
+GKRUN_API gkrun_status* gkrun_value_optional_none(gkrun_value** out);
+/* Frees a value from a constructor; NULL is accepted. */
+GKRUN_API void gkrun_value_free(gkrun_value* value);
+
+GKRUN_API gkrun_value_kind gkrun_value_get_kind(const gkrun_value* value);
+/* A tensor's element type, a sequence's element type; GKRUN_DTYPE_UNDEFINED for an
+ * empty optional or NULL. */
+GKRUN_API gkrun_dtype gkrun_value_dtype(const gkrun_value* value);
+/* A sequence's element count; 0 for a tensor, an empty optional or NULL. */
+GKRUN_API size_t gkrun_value_element_count(const gkrun_value* value);
+/* A tensor value's tensor; GKRUN_INVALID_ARGUMENT naming the kind for a sequence
+ * or an empty optional. */
+GKRUN_API gkrun_status* gkrun_value_get_tensor(const gkrun_value* value, gkrun_tensor* out);
+/* Element `index` of a sequence; GKRUN_INVALID_ARGUMENT for a tensor or an empty
+ * optional, GKRUN_OUT_OF_RANGE past gkrun_value_element_count. */
+GKRUN_API gkrun_status* gkrun_value_get_element(const gkrun_value* value, size_t index, gkrun_tensor* out);
+
+/* Runs with host values: `inputs[i]` (a tensor, a sequence or an empty optional)
+ * feeds the graph input `names[i]`. The values are read during the call only and
+ * stay the caller's. `*outputs` holds every output; read each with
+ * gkrun_values_value (any kind) or gkrun_values_get (tensors). */
+GKRUN_API gkrun_status* gkrun_session_run_values(const gkrun_session* session, const char* const* names,
+                                                 const gkrun_value* const* inputs, size_t input_count,
+                                                 gkrun_values** outputs);
+/* Output `index` of a run as a value, whatever its kind, borrowed from `values`
+ * (see Ownership above); GKRUN_OUT_OF_RANGE past the count. The values of
+ * gkrun_session_run_device hold device pointers (gkrun_values_on_device). */
+GKRUN_API gkrun_status* gkrun_values_value(const gkrun_values* values, size_t index, const gkrun_value** out);
+/* The output called `name`, as gkrun_values_find does. */
+GKRUN_API gkrun_status* gkrun_values_find_value(const gkrun_values* values, const char* name,
+                                                const gkrun_value** out);
 
 /* With profiling on: writes every launch recorded since the session opened (or
  * since the last call) to `path` as a Chrome trace (Perfetto loads it) and starts

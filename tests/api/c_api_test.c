@@ -4,50 +4,12 @@
  * cases' codes and messages. Usage: c_api_test MODEL_DIR TMP_DIR
  * (MODEL_DIR holds affine.onnx, see make_affine_model.py). Exit 0 when every
  * check holds; each failed check prints its line. */
-#include <gkrun/gkrun.h>
+#include "c_check.h"
 
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-static int failures = 0;
-
-#define CHECK(cond)                                              \
-  do {                                                           \
-    if (!(cond)) {                                               \
-      fprintf(stderr, "%s:%d: CHECK(%s) failed\n", __FILE__, __LINE__, #cond); \
-      ++failures;                                                \
-    }                                                            \
-  } while (0)
-
-/* A status that must be NULL; prints its message otherwise. */
-#define REQUIRE_OK(expr)                                                        \
-  do {                                                                          \
-    gkrun_status* st_ = (expr);                                                 \
-    if (st_) {                                                                  \
-      fprintf(stderr, "%s:%d: %s failed: %s: %s\n", __FILE__, __LINE__, #expr,  \
-              gkrun_code_name(gkrun_status_code(st_)), gkrun_status_message(st_)); \
-      gkrun_status_free(st_);                                                   \
-      exit(1);                                                                  \
-    }                                                                           \
-  } while (0)
-
-/* An error with `code` whose message contains `text`. */
-static void require_error(gkrun_status* st, gkrun_code code, const char* text, int line) {
-  if (!st) {
-    fprintf(stderr, "line %d: expected %s, got success\n", line, gkrun_code_name(code));
-    ++failures;
-    return;
-  }
-  if (gkrun_status_code(st) != code || !strstr(gkrun_status_message(st), text)) {
-    fprintf(stderr, "line %d: expected %s containing '%s', got %s: %s\n", line, gkrun_code_name(code), text,
-            gkrun_code_name(gkrun_status_code(st)), gkrun_status_message(st));
-    ++failures;
-  }
-  gkrun_status_free(st);
-}
-#define REQUIRE_ERROR(expr, code, text) require_error((expr), (code), (text), __LINE__)
 
 /* The model: y = relu(x @ W + b), n = shape(x). */
 static const float W[6] = {0.5f, -1.0f, 2.0f, 0.25f, -0.5f, 1.5f};

@@ -1,13 +1,19 @@
 #!/usr/bin/python3
 """Runs README.md's embedding snippets as written, so the README cannot drift from
-the API (issue #18 item 5): the C block under "C (also C++" compiled into a main()
-and run, the Python block under "Python (`import gkrun`" run as a script, each on
-tests/api/affine.onnx copied to model.onnx (input x [1, 3], output y); with a
-prefix, the CMake block as an outside project's CMakeLists.txt around the C block.
+the API (issue #18 item 5): the C blocks under "C (also C++" and "C sequences and
+optionals" and the C++ block under "C++ (`#include <gkrun/gkrun.hpp>`" each
+compiled into a main() and run, the Python block under "Python (`import gkrun`"
+run as a script, in a folder holding tests/api/affine.onnx as model.onnx (input x
+[1, 3], output y) and sequence.onnx; with a prefix, the CMake block as an outside
+project's CMakeLists.txt around the C block. c-source and deb-sh print a block for
+a build or a run elsewhere (deb_clean_install.sh, in its Debian root).
 
     readme_snippets.py c SOURCE_DIR WORK_DIR INCLUDE_DIR LIBGKRUN_SO
+    readme_snippets.py cpp SOURCE_DIR WORK_DIR INCLUDE_DIR LIBGKRUN_SO
     readme_snippets.py python SOURCE_DIR WORK_DIR PYTHONPATH
     readme_snippets.py cmake SOURCE_DIR WORK_DIR PREFIX
+    readme_snippets.py c-source SOURCE_DIR    (prints the C program)
+    readme_snippets.py deb-sh SOURCE_DIR      (prints the .deb install block as a script)
 """
 import os
 import re
@@ -31,13 +37,27 @@ def block_after(readme, marker, lang):
     return m.group(1)
 
 
-def c_program(readme):
-    body = block_after(readme, "C (also C++", "c")
+def c_program(readme, marker="C (also C++"):
+    body = block_after(readme, marker, "c")
     includes = [l for l in body.splitlines() if l.startswith("#include")]
     code = [l for l in body.splitlines() if not l.startswith("#include")]
     return "\n".join(["#include <stdio.h>"] + includes + ["int main(void) {"] + ["  " + l for l in code] +
                      ['  if (st) { fprintf(stderr, "%s\\n", gkrun_status_message(st)); return 1; }',
                       '  printf("snippet ran\\n");', "  return 0;", "}"]) + "\n"
+
+
+def cpp_program(readme):
+    body = block_after(readme, "C++ (`#include <gkrun/gkrun.hpp>`", "cpp")
+    includes = [l for l in body.splitlines() if l.startswith("#include")]
+    code = [l for l in body.splitlines() if not l.startswith("#include")]
+    return "\n".join(["#include <cstdio>", "#include <vector>"] + includes + ["int main() {"] +
+                      ["  " + l for l in code] + ['  std::printf("snippet ran\\n");', "  return 0;", "}"]) + "\n"
+
+
+def deb_script(readme):
+    """The .deb block as a shell script, `sudo ` dropped (the test runs as root)."""
+    body = block_after(readme, "Install from the .deb", "sh")
+    return "set -e\n" + re.sub(r"^sudo ", "", body, flags=re.M)
 
 
 def run(cmd, cwd, env=None):
@@ -48,18 +68,38 @@ def run(cmd, cwd, env=None):
 
 
 def main():
-    mode, src, work = sys.argv[1], sys.argv[2], sys.argv[3]
+    mode, src = sys.argv[1], sys.argv[2]
     readme = open(os.path.join(src, "README.md"), encoding="utf-8").read()
+    if mode == "c-source":
+        sys.stdout.write(c_program(readme))
+        return 0
+    if mode == "deb-sh":
+        sys.stdout.write(deb_script(readme))
+        return 0
+    work = sys.argv[3]
     shutil.rmtree(work, ignore_errors=True)
     os.makedirs(work)
     shutil.copy(os.path.join(src, "tests", "api", "affine.onnx"), os.path.join(work, "model.onnx"))
-    if mode == "c":
+    shutil.copy(os.path.join(src, "tests", "api", "sequence.onnx"), os.path.join(work, "sequence.onnx"))
+    if mode in ("c", "cpp"):
         include, lib = sys.argv[4], sys.argv[5]
-        with open(os.path.join(work, "app.c"), "w") as f:
-            f.write(c_program(readme))
-        run(["cc", "-std=c11", "-Wall", "-Werror", "-Wno-unused-variable", "-I" + include, "app.c", "-o", "app", lib,
-             "-Wl,-rpath," + os.path.dirname(lib)], work)
-        out = run(["./app"], work)
+        link = ["-I" + include, lib, "-Wl,-rpath," + os.path.dirname(lib)]
+        if mode == "c":
+            programs = [("app.c", c_program(readme)), ("values.c", c_program(readme, "C sequences and optionals"))]
+            compiler = ["cc", "-std=c11", "-Wall", "-Werror", "-Wno-unused-variable"]
+        else:
+            programs = [("app.cpp", cpp_program(readme))]
+            compiler = ["c++", "-std=c++17", "-Wall", "-Werror", "-Wno-unused-variable"]
+        out = ""
+        for name, text in programs:
+            with open(os.path.join(work, name), "w") as f:
+                f.write(text)
+            exe = os.path.splitext(name)[0]
+            run(compiler + [name, "-o", exe] + link, work)
+            result = run(["./" + exe], work)
+            if "snippet ran" not in result:
+                fail("{} printed: {}".format(name, result))
+            out += result
     elif mode == "python":
         with open(os.path.join(work, "snippet.py"), "w") as f:
             f.write(block_after(readme, "Python (`import gkrun`", "python") + '\nprint("snippet ran")\n')

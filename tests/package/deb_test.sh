@@ -24,10 +24,17 @@ for pkg in libc6 libstdc++6 libfmt9 libspdlog1 libprotobuf32 libonnx; do
   grep -q "$pkg" <<<"$depends" || fail "Depends lacks $pkg: $depends"
 done
 files=$(dpkg-deb -c "$deb" | awk '{print $6}')
-want=(./usr/bin/gkrun ./usr/include/gkrun/gkrun.h ./usr/lib/libgkrun.so.0.2.0 ./usr/lib/libgkrun.a
+want=(./usr/bin/gkrun ./usr/include/gkrun/gkrun.h ./usr/include/gkrun/gkrun.hpp ./usr/lib/libgkrun.so.0.2.0 ./usr/lib/libgkrun.a
       ./usr/lib/pkgconfig/gkrun.pc ./usr/lib/cmake/gkrun/gkrunConfig.cmake)
-# The Python module, where the build has one (python3-dev and pybind11-dev at configure).
-[ -d "$build/python/gkrun" ] && want+=(./usr/lib/python3/dist-packages/gkrun/__init__.py)
+# The Python module, where the build has one (python3-dev and pybind11-dev at configure),
+# and the python3 of its ABI and numpy as Recommends.
+if [ -d "$build/python/gkrun" ]; then
+  want+=(./usr/lib/python3/dist-packages/gkrun/__init__.py)
+  recommends=$(dpkg-deb -f "$deb" Recommends)
+  py=$(ls "$build"/python/gkrun/_gkrun.cpython-*.so | sed -E 's/.*cpython-3([0-9]+).*/3.\1/')
+  grep -qF "python3 (>= $py~), python3 (<< 3.$(( ${py#3.} + 1 ))), python3-numpy" <<<"$recommends" ||
+    fail "Recommends is '$recommends', want the python3 $py the module is built for and python3-numpy"
+fi
 for f in "${want[@]}"; do
   grep -qx "$f" <<<"$files" || fail "the .deb lacks $f"
 done

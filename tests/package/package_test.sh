@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs the build into a fresh prefix and uses it as an outside project would
 # (issue #18): the installed files and SONAME; tools/examples/embed configured
-# with find_package(gkrun 0.2 REQUIRED) and built against gkrun::gkrun (C and C++)
+# with find_package(gkrun 0.2 REQUIRED) and built against gkrun::gkrun (C, and C++
+# through the gkrun.hpp wrapper)
 # and gkrun::gkrun_static, each run on tests/api/affine.onnx with its output
 # checked; the same C program built with `pkg-config --cflags --libs gkrun`; the
 # Python module imported from <prefix>/lib/python3/dist-packages; tools/examples/detect
@@ -20,7 +21,7 @@ fail() { echo "package_test: FAIL: $*" >&2; exit 1; }
 cmake --install "$build" --prefix "$prefix" >"$work/install.log" || fail "cmake --install (see $work/install.log)"
 
 libdir=$(cd "$prefix" && ls -d lib/x86_64-linux-gnu 2>/dev/null || echo lib)
-for f in bin/gkrun include/gkrun/gkrun.h "$libdir/libgkrun.a" "$libdir/pkgconfig/gkrun.pc" \
+for f in bin/gkrun include/gkrun/gkrun.h include/gkrun/gkrun.hpp "$libdir/libgkrun.a" "$libdir/pkgconfig/gkrun.pc" \
          "$libdir/cmake/gkrun/gkrunConfig.cmake" "$libdir/cmake/gkrun/gkrunConfigVersion.cmake"; do
   [ -e "$prefix/$f" ] || fail "not installed: $f"
 done
@@ -77,6 +78,11 @@ fi
 # README's CMake snippet around its C snippet, as an outside project on the prefix.
 /usr/bin/python3 "$src/tests/api/readme_snippets.py" cmake "$src" "$work/readme_cmake" "$prefix" >"$work/readme.log" 2>&1 ||
   fail "README's CMake + C snippets: $(cat "$work/readme.log")"
+
+# README's C++ snippet (the gkrun.hpp wrapper: tensors, sequences, errors) against
+# the installed header and library.
+/usr/bin/python3 "$src/tests/api/readme_snippets.py" cpp "$src" "$work/readme_cpp" "$prefix/include" \
+  "$prefix/$libdir/libgkrun.so" >"$work/readme_cpp.log" 2>&1 || fail "README's C++ snippet: $(cat "$work/readme_cpp.log")"
 
 # pkg-config, shared.
 export PKG_CONFIG_PATH=$prefix/$libdir/pkgconfig

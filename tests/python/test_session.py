@@ -209,3 +209,38 @@ def test_scalar_inputs_keep_rank_zero():
     with pytest.raises(gkrun.Error) as e:
         s.run(None, {"x": np.array([1, 2, 3], np.float32), "k": np.array([2.5], np.float32)})
     assert e.value.code == "InvalidArgument" and "input 'k' has rank 1" in str(e.value)
+
+
+def test_sequences_are_lists_of_arrays():
+    # tests/api/sequence.onnx (make_value_models.py): total = concat(parts), count = len(parts),
+    # pieces = split(x, [1, 2]), pair = (x, total).
+    s = gkrun.InferenceSession(str(SOURCE / "tests" / "api" / "sequence.onnx"), providers=CPU)
+    parts_arg = s.get_inputs()[0]
+    assert (parts_arg.name, parts_arg.type) == ("parts", "seq(tensor(float))")
+    parts = [np.array([1, 2], np.float32), np.array([3, 4, 5], np.float32)]
+    x = np.array([7, 8, 9], np.float32)
+    total, count, pieces, pair = s.run(None, {"parts": parts, "x": x})
+    np.testing.assert_array_equal(total, np.concatenate(parts))
+    assert count.shape == () and int(count) == 2
+    assert isinstance(pieces, list) and [p.tolist() for p in pieces] == [[7], [8, 9]]
+    assert [p.tolist() for p in pair] == [x.tolist(), np.concatenate(parts).tolist()]
+    # An output sequence fed back; an element of the wrong dtype is refused by name.
+    (total,) = s.run(["total"], {"parts": pieces, "x": x})
+    assert total.tolist() == [7, 8, 9]
+    with pytest.raises(gkrun.Error, match="element 0 is float64, the sequence holds float32") as e:
+        s.run(None, {"parts": [np.array([1.0])], "x": x})
+    assert e.value.code == "InvalidArgument"
+
+
+def test_empty_optionals_are_none():
+    # tests/api/optional.onnx: has = OptionalHasElement(maybe), wrapped = Optional(x), empty = Optional().
+    s = gkrun.InferenceSession(str(SOURCE / "tests" / "api" / "optional.onnx"), providers=CPU)
+    assert s.get_inputs()[0].type == "optional(tensor(float))"
+    x = np.array([7, 8], np.float32)
+    has, wrapped, empty = s.run(None, {"maybe": None, "x": x})
+    assert has.dtype == np.bool_ and not has and empty is None
+    assert wrapped.tolist() == [7, 8]
+    (has,) = s.run(["has"], {"maybe": np.array([1, 2], np.float32), "x": x})
+    assert has
+    with pytest.raises(gkrun.Error, match="input 'x' is an empty optional, the model declares a tensor"):
+        s.run(None, {"maybe": None, "x": None})

@@ -1,6 +1,7 @@
 // gkrun._gkrun: the Python module's native half, a thin layer over the C API
 // (runtime/api/gkrun.h). It holds a session, describes its inputs and outputs,
-// runs numpy arrays and returns numpy arrays; the onnxruntime-shaped classes
+// runs numpy arrays (lists of them for sequences, None for empty optionals) and
+// returns the same; the onnxruntime-shaped classes
 // (InferenceSession, SessionOptions, NodeArg) are Python, in gkrun/__init__.py.
 // A gkrun error becomes gkrun.Error (a RuntimeError) with `code` set to the
 // status code's name ("InvalidArgument").
@@ -98,16 +99,76 @@ py::object to_numpy(const gkrun_tensor& t) {
   return out;
 }
 
-// An input: a C-contiguous numpy array whose dtype the Python side has mapped to
-// a gkrun dtype code, or a list of str for a string tensor.
-struct Feed {
-  std::string name;
+// One tensor of a feed: a C-contiguous numpy array whose dtype the Python side
+// has mapped to a gkrun dtype code, or a list of str for a string tensor. Holds
+// what the gkrun_tensor it makes points into.
+struct FeedTensor {
   int dtype = 0;
   std::vector<int64_t> shape;
   py::array array;
   std::vector<std::string> strings;
   std::vector<const char*> string_ptrs;
+
+  // t: (dtype code, array) or (8, [str], shape), from index `at` of the tuple.
+  gkrun_tensor load(const py::tuple& t, size_t at, const std::string& name) {
+    dtype = t[at].cast<int>();
+    if (dtype == GKRUN_DTYPE_STRING) {
+      shape = t[at + 2].cast<std::vector<int64_t>>();
+      strings = t[at + 1].cast<std::vector<std::string>>();
+      for (const std::string& s : strings) string_ptrs.push_back(s.c_str());
+      return {nullptr, GKRUN_DTYPE_STRING, shape.data(), shape.size(), string_ptrs.data(),
+              string_ptrs.size() * sizeof(const char*)};
+    }
+    array = py::array::ensure(t[at + 1], py::array::c_style);
+    if (!array) throw GkError{"InvalidArgument", "input '" + name + "' is not an array"};
+    shape.assign(array.shape(), array.shape() + array.ndim());
+    return {nullptr, static_cast<gkrun_dtype>(dtype), shape.data(), shape.size(), array.data(),
+            static_cast<size_t>(array.nbytes())};
+  }
 };
+
+struct ValueDeleter {
+  void operator()(gkrun_value* v) const { gkrun_value_free(v); }
+};
+using OwnedValue = std::unique_ptr<gkrun_value, ValueDeleter>;
+
+// A feed as a gkrun_value: ("name", "none"), ("name", "seq", dtype code, [(code,
+// array) or (8, [str], shape), ...]) or a tensor feed (name, code, array...).
+OwnedValue feed_value(const py::tuple& f, const std::string& name) {
+  gkrun_value* v = nullptr;
+  if (py::isinstance<py::str>(f[1]) && f[1].cast<std::string>() == "none") {
+    check(gkrun_value_optional_none(&v));
+  } else if (py::isinstance<py::str>(f[1]) && f[1].cast<std::string>() == "seq") {
+    const py::list items = f[3].cast<py::list>();
+    std::vector<FeedTensor> owned(items.size());
+    std::vector<gkrun_tensor> elements;
+    for (size_t i = 0; i < items.size(); ++i)
+      elements.push_back(owned[i].load(items[i].cast<py::tuple>(), 0, name));
+    check(gkrun_value_sequence(static_cast<gkrun_dtype>(f[2].cast<int>()), elements.data(), elements.size(), &v));
+  } else {
+    FeedTensor t;
+    const gkrun_tensor c = t.load(f, 1, name);
+    check(gkrun_value_tensor(&c, &v));
+  }
+  return OwnedValue(v);
+}
+
+// One output: a numpy array, a list of arrays (a sequence) or None (an empty optional).
+py::object to_python(const gkrun_value* v) {
+  gkrun_tensor t;
+  switch (gkrun_value_get_kind(v)) {
+    case GKRUN_VALUE_NONE: return py::none();
+    case GKRUN_VALUE_SEQUENCE: {
+      py::list out;
+      for (size_t i = 0; i < gkrun_value_element_count(v); ++i) {
+        check(gkrun_value_get_element(v, i, &t));
+        out.append(to_numpy(t));
+      }
+      return out;
+    }
+    default: check(gkrun_value_get_tensor(v, &t)); return to_numpy(t);
+  }
+}
 
 class Session {
  public:
@@ -143,43 +204,45 @@ class Session {
   py::list inputs() const { return describe(true); }
   py::list outputs() const { return describe(false); }
 
-  // feeds: (name, dtype code, array or list of str); returns every output in
-  // the model's order.
+  // feeds: (name, dtype code, array or list of str), or for sequence and optional
+  // inputs the forms feed_value reads; returns every output in the model's order.
+  // Tensor-only feeds take gkrun_session_run, which borrows the arrays; any other
+  // goes through gkrun values (copies).
   py::list run(const py::list& feeds) {
-    std::vector<Feed> owned(feeds.size());
+    bool tensors_only = true;
+    for (const py::handle& f : feeds) tensors_only = tensors_only && !py::isinstance<py::str>(f.cast<py::tuple>()[1]);
+    std::vector<std::string> names(feeds.size());
+    std::vector<FeedTensor> owned(feeds.size());
     std::vector<gkrun_tensor> inputs(feeds.size());
+    std::vector<OwnedValue> values;
+    std::vector<const gkrun_value*> value_ptrs;
+    std::vector<const char*> name_ptrs;
     for (size_t i = 0; i < feeds.size(); ++i) {
       py::tuple f = feeds[i].cast<py::tuple>();
-      Feed& d = owned[i];
-      d.name = f[0].cast<std::string>();
-      d.dtype = f[1].cast<int>();
-      if (d.dtype == GKRUN_DTYPE_STRING) {
-        d.shape = f[3].cast<std::vector<int64_t>>();
-        d.strings = f[2].cast<std::vector<std::string>>();
-        for (const std::string& s : d.strings) d.string_ptrs.push_back(s.c_str());
-        inputs[i] = {d.name.c_str(), GKRUN_DTYPE_STRING, d.shape.data(), d.shape.size(), d.string_ptrs.data(),
-                     d.string_ptrs.size() * sizeof(const char*)};
-        continue;
+      names[i] = f[0].cast<std::string>();
+      if (tensors_only) {
+        inputs[i] = owned[i].load(f, 1, names[i]);
+        inputs[i].name = names[i].c_str();
+      } else {
+        values.push_back(feed_value(f, names[i]));
+        value_ptrs.push_back(values.back().get());
+        name_ptrs.push_back(names[i].c_str());
       }
-      d.array = py::array::ensure(f[2], py::array::c_style);
-      if (!d.array) throw GkError{"InvalidArgument", "input '" + d.name + "' is not an array"};
-      d.shape.assign(d.array.shape(), d.array.shape() + d.array.ndim());
-      inputs[i] = {d.name.c_str(), static_cast<gkrun_dtype>(d.dtype), d.shape.data(), d.shape.size(),
-                   d.array.data(), static_cast<size_t>(d.array.nbytes())};
     }
     gkrun_values* raw = nullptr;
     gkrun_status* st = nullptr;
     {
       py::gil_scoped_release unlocked;
-      st = gkrun_session_run(session_, inputs.data(), inputs.size(), &raw);
+      st = tensors_only ? gkrun_session_run(session_, inputs.data(), inputs.size(), &raw)
+                        : gkrun_session_run_values(session_, name_ptrs.data(), value_ptrs.data(), value_ptrs.size(), &raw);
     }
     check(st);
-    std::unique_ptr<gkrun_values, ValuesDeleter> values(raw);
+    std::unique_ptr<gkrun_values, ValuesDeleter> results(raw);
     py::list out;
     for (size_t i = 0; i < gkrun_values_count(raw); ++i) {
-      gkrun_tensor t;
-      check(gkrun_values_get(raw, i, &t));
-      out.append(to_numpy(t));
+      const gkrun_value* v = nullptr;
+      check(gkrun_values_value(raw, i, &v));
+      out.append(to_python(v));
     }
     return out;
   }

@@ -116,6 +116,7 @@ class NodeArg:
         element = "tensor(%s)" % _ORT_TYPE.get(desc["dtype"], _dtype_name(desc["dtype"]))
         self.type = {0: element, 1: "seq(%s)" % element}.get(desc["kind"], "optional(%s)" % element)
         self._dtype = desc["dtype"]
+        self._kind = desc["kind"]
 
     def __repr__(self):
         return "NodeArg(name=%r, type=%r, shape=%r)" % (self.name, self.type, self.shape)
@@ -146,10 +147,11 @@ def _backend_for(providers, provider_options):
     return ("auto" if _CPU in names else "cuda"), device
 
 
-def _feed(name, value, desc):
-    if (desc is not None and desc._dtype == 8) or np.asarray(value).dtype.kind in "USO":
+def _tensor(name, value, dtype):
+    """One tensor for the native run: (dtype code, array) or (8, [str], shape)."""
+    if dtype == 8 or np.asarray(value).dtype.kind in "USO":
         strings = np.asarray(value, dtype=object)
-        return (name, 8, [str(s) for s in strings.reshape(-1)], list(strings.shape))
+        return (8, [str(s) for s in strings.reshape(-1)], list(strings.shape))
     array = np.asarray(value)  # not ascontiguousarray: it makes a 0-d array 1-d
     if not array.flags.c_contiguous:
         array = array.copy(order="C")
@@ -157,13 +159,27 @@ def _feed(name, value, desc):
     if code is None:
         raise _error("InvalidArgument", "input '%s': numpy dtype %s has no ONNX tensor type gkrun runs"
                      % (name, array.dtype))
-    return (name, code, array)
+    return (code, array)
+
+
+def _feed(name, value, desc):
+    """An input as onnxruntime takes it: an array; for a sequence input a list of
+    arrays; for an optional input None (empty), a list (a sequence) or an array."""
+    kind, dtype = (desc._kind, desc._dtype) if desc is not None else (0, 0)
+    if value is None:
+        return (name, "none")
+    if kind == 1 or (kind == 2 and isinstance(value, (list, tuple))):
+        parts = [_tensor(name, v, dtype) for v in value]
+        return (name, "seq", dtype or (parts[0][0] if parts else 0), parts)
+    return (name,) + _tensor(name, value, dtype)
 
 
 class InferenceSession:
     """InferenceSession(path_or_bytes, sess_options=None, providers=None,
     provider_options=None). run(output_names, input_feed) returns a list of numpy
-    arrays, in output_names' order (all outputs when output_names is None)."""
+    arrays, in output_names' order (all outputs when output_names is None); as in
+    onnxruntime, a sequence is a list of arrays and an empty optional is None,
+    both as inputs and as outputs."""
 
     def __init__(self, path_or_bytes, sess_options=None, providers=None, provider_options=None, **kwargs):
         options = sess_options or SessionOptions()
