@@ -1,5 +1,5 @@
 // TfIdfVectorizer and the ai.onnx.ml Binarizer, ArrayFeatureExtractor,
-// TreeEnsemble and TreeEnsembleRegressor: the ONNX node tests, and hand-computed
+// TreeEnsemble, TreeEnsembleRegressor and TreeEnsembleClassifier: the ONNX node tests, and hand-computed
 // cases (skip-gram counts worked out on paper, a two-level forest walked by hand,
 // post transforms from numpy's softmax/logistic and the normal quantile).
 #include "tests/ops/onnx_node_cases.h"
@@ -292,6 +292,83 @@ TEST_CASE("TreeEnsembleRegressor: the same forest in the legacy encoding", "[ops
     REQUIRE(avg.ok());
     check_close(avg->outputs[0], {4, 2}, {105.5, 200, 106.5, 200, 105, 202, 105, 201}, kTol);
   }
+}
+
+// ---- TreeEnsembleClassifier ------------------------------------------------------------
+
+// One stump: x0 <= 0.5 goes to leaf 1, else leaf 2.
+OpCall stump_classifier(HostTensor x, std::vector<int64_t> class_ids, std::vector<int64_t> leaves,
+                        std::vector<float> weights) {
+  OpCall c = ml_call("TreeEnsembleClassifier", 1, {std::move(x)});
+  c.attrs.set("nodes_treeids", ints_attr({0, 0, 0}));
+  c.attrs.set("nodes_nodeids", ints_attr({0, 1, 2}));
+  c.attrs.set("nodes_featureids", ints_attr({0, 0, 0}));
+  c.attrs.set("nodes_modes", strings_attr({"BRANCH_LEQ", "LEAF", "LEAF"}));
+  c.attrs.set("nodes_values", floats_attr({0.5f, 0, 0}));
+  c.attrs.set("nodes_truenodeids", ints_attr({1, 0, 0}));
+  c.attrs.set("nodes_falsenodeids", ints_attr({2, 0, 0}));
+  c.attrs.set("class_treeids", ints_attr(std::vector<int64_t>(class_ids.size(), 0)));
+  c.attrs.set("class_nodeids", ints_attr(std::move(leaves)));
+  c.attrs.set("class_ids", ints_attr(std::move(class_ids)));
+  c.attrs.set("class_weights", floats_attr(std::move(weights)));
+  return c;
+}
+
+TEST_CASE("TreeEnsembleClassifier: three classes with string labels", "[ops][ml]") {
+  // Leaf 1 votes class 0 0.7 and class 2 0.3, leaf 2 class 1 1.0: row 0 (x0 = 0)
+  // scores [0.7 0 0.3] -> "a", row 1 [0 1 0] -> "b". SOFTMAX of row 1:
+  // [1 e 1] / (2 + e) = 0.211942 0.576117 0.211942.
+  OpCall c = stump_classifier(make_tensor(DType::kF32, {2, 1}, {0, 1}), {0, 2, 1}, {1, 1, 2}, {0.7f, 0.3f, 1.0f});
+  c.attrs.set("classlabels_strings", strings_attr({"a", "b", "c"}));
+  c.num_outputs = 2;
+  auto r = run_op_all_backends(c);
+  REQUIRE(r.ok());
+  CHECK(r->outputs[0].string_values() == std::vector<std::string>{"a", "b"});
+  check_close(r->outputs[1], {2, 3}, {0.7, 0, 0.3, 0, 1, 0}, kTol);
+  c.attrs.set("post_transform", string_attr("SOFTMAX"));
+  auto soft = run_op_all_backends(c);
+  REQUIRE(soft.ok());
+  check_close(soft->outputs[1], {2, 3},
+              {0.461488, 0.229168, 0.309344, 0.211942, 0.576117, 0.211942}, Tol{.rtol = 1e-5, .atol = 1e-6});
+}
+
+TEST_CASE("TreeEnsembleClassifier: ONNX Runtime's binary rules", "[ops][ml]") {
+  // Random-forest style, votes for class 1 only, all positive: the label is the
+  // positive class when its score passes 0.5; class 0's score has no vote and
+  // reads 0 (as ORT writes it).
+  OpCall rf = stump_classifier(make_tensor(DType::kF32, {2, 1}, {0, 1}), {1, 1}, {1, 2}, {0.2f, 0.8f});
+  rf.attrs.set("classlabels_int64s", ints_attr({4, 9}));
+  rf.num_outputs = 2;
+  auto r = run_op_all_backends(rf);
+  REQUIRE(r.ok());
+  CHECK(values_of<int64_t>(r->outputs[0]) == std::vector<int64_t>{4, 9});
+  check_close(r->outputs[1], {2, 2}, {0, 0.2, 0, 0.8}, kTol);
+
+  // Gradient-boosting style: class 0 only, mixed signs, one base value, LOGISTIC:
+  // s = -0.4 + 0.1 and 1.2 + 0.1; Z = [logistic(-s), logistic(s)], label s > 0.
+  OpCall gb = stump_classifier(make_tensor(DType::kF64, {2, 1}, {0, 1}), {0, 0}, {1, 2}, {-0.4f, 1.2f});
+  gb.attrs.set("classlabels_int64s", ints_attr({0, 1}));
+  gb.attrs.set("base_values", floats_attr({0.1f}));
+  gb.attrs.set("post_transform", string_attr("LOGISTIC"));
+  gb.num_outputs = 2;
+  auto g = run_op_all_backends(gb);
+  REQUIRE(g.ok());
+  CHECK(values_of<int64_t>(g->outputs[0]) == std::vector<int64_t>{0, 1});
+  check_close(g->outputs[1], {2, 2}, {0.574443, 0.425557, 0.214165, 0.785835}, Tol{.rtol = 1e-5, .atol = 1e-6});
+}
+
+TEST_CASE("TreeEnsembleClassifier: malformed classes are refused", "[ops][ml]") {
+  OpCall both = stump_classifier(make_tensor(DType::kF32, {1, 1}, {0}), {0, 1}, {1, 2}, {1, 1});
+  both.attrs.set("classlabels_int64s", ints_attr({0, 1}));
+  both.attrs.set("classlabels_strings", strings_attr({"x", "y"}));
+  require_error(run_op_all_backends(both).status(), StatusCode::kInvalidModel,
+                "exactly one of classlabels_int64s and classlabels_strings");
+  OpCall one = stump_classifier(make_tensor(DType::kF32, {1, 1}, {0}), {0, 0}, {1, 2}, {1, 1});
+  one.attrs.set("classlabels_int64s", ints_attr({3}));
+  require_error(run_op_all_backends(one).status(), StatusCode::kUnimplemented, "needs at least 2");
+  OpCall outside = stump_classifier(make_tensor(DType::kF32, {1, 1}, {0}), {0, 5}, {1, 2}, {1, 1});
+  outside.attrs.set("classlabels_int64s", ints_attr({0, 1}));
+  require_error(run_op_all_backends(outside).status(), StatusCode::kInvalidModel, "votes for target 5");
 }
 
 }  // namespace

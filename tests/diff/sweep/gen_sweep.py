@@ -92,10 +92,11 @@ class Corpus:
         self.ids = set()
 
     def add(self, cid, op, inputs, attrs=None, opset=17, outputs=1, inits=None, domain="",
-            out_types=None, optional_gaps=()):
+            out_types=None, optional_gaps=(), tol=None):
         """inputs: list of (name, array) graph inputs; inits: (name, array) initializers
         placed among the node inputs by name order given in `order` (inputs then inits
-        unless a name list is passed as `optional_gaps`, where "" leaves a slot empty)."""
+        unless a name list is passed as `optional_gaps`, where "" leaves a slot empty). tol: (rtol, atol)
+        for float outputs, tighter than the sweep's default."""
         cid = cid.replace("/", "_")
         assert cid not in self.ids, cid
         self.ids.add(cid)
@@ -134,8 +135,10 @@ class Corpus:
         onnx.save(model, str(d / "model.onnx"))
         for i, (_, a) in enumerate(inputs):
             np.save(d / f"in_{i}.npy", a)
-        self.cases.append({"id": cid, "op": (domain + ":" if domain else "") + op,
-                           "inputs": [n for n, _ in inputs]})
+        case = {"id": cid, "op": (domain + ":" if domain else "") + op, "inputs": [n for n, _ in inputs]}
+        if tol:
+            case["tol"] = list(tol)
+        self.cases.append(case)
         self.ops.add((domain, op))
 
 
@@ -881,6 +884,96 @@ def gen_recent(c):
               dict(tree, aggregate_function=agg, base_values=[0.25]), opset=3, domain=ml, out_types=[f])
 
 
+def random_trees(rng, n_trees, depth, n_features):
+    """Complete binary trees of `depth` in the legacy encoding, as skl2onnx writes them (BFS node ids,
+    BRANCH_LEQ, thresholds inside the inputs' range): the nodes_* attributes and each tree's leaf ids."""
+    a = {k: [] for k in ("nodes_treeids", "nodes_nodeids", "nodes_featureids", "nodes_modes", "nodes_values",
+                         "nodes_truenodeids", "nodes_falsenodeids")}
+    leaves = []
+    for t in range(n_trees):
+        count = 2 ** (depth + 1) - 1
+        tree_leaves = []
+        for i in range(count):
+            branch = i < 2 ** depth - 1
+            a["nodes_treeids"].append(t)
+            a["nodes_nodeids"].append(i)
+            a["nodes_featureids"].append(int(rng.integers(0, n_features)) if branch else 0)
+            a["nodes_modes"].append("BRANCH_LEQ" if branch else "LEAF")
+            a["nodes_values"].append(float(np.float32(rng.uniform(-0.8, 0.8))) if branch else 0.0)
+            a["nodes_truenodeids"].append(2 * i + 1 if branch else 0)
+            a["nodes_falsenodeids"].append(2 * i + 2 if branch else 0)
+            if not branch:
+                tree_leaves.append(i)
+        leaves.append(tree_leaves)
+    return a, leaves
+
+
+def tree_classifier(rng, n_trees, n_classes, votes, labels, post="NONE", base=None, n_features=4):
+    """A TreeEnsembleClassifier's attributes. votes: "proba" (every leaf votes every class with
+    probabilities / n_trees, a random forest), "one" (each leaf one class id = tree % classes, mixed-sign
+    raw scores, gradient boosting), "class1" / "class0" (binary, one class id, positive or mixed weights)."""
+    a, leaves = random_trees(rng, n_trees, 3, n_features)
+    ids, nodes, trees, weights = [], [], [], []
+    for t, tl in enumerate(leaves):
+        for leaf in tl:
+            if votes == "proba":
+                p = rng.dirichlet(np.ones(n_classes)) / n_trees
+                for k in range(n_classes):
+                    trees.append(t), nodes.append(leaf), ids.append(k), weights.append(float(np.float32(p[k])))
+            else:
+                k = t % n_classes if votes == "one" else (1 if votes == "class1" else 0)
+                w = rng.uniform(0, 1.0 / n_trees) if votes == "class1" else rng.uniform(-1, 1)
+                trees.append(t), nodes.append(leaf), ids.append(k), weights.append(float(np.float32(w)))
+    a.update(class_treeids=trees, class_nodeids=nodes, class_ids=ids, class_weights=weights, post_transform=post)
+    a["classlabels_int64s"] = labels
+    if base is not None:
+        a["base_values"] = base
+    return a
+
+
+def gen_ml(c):
+    """ai.onnx.ml ops the way skl2onnx writes them, attributes from seeded random estimators; compared at
+    rtol 1e-5 / atol 1e-6 (labels exact)."""
+    ml = "ai.onnx.ml"
+    rng = np.random.default_rng(1515)
+    f, i64 = np.float32, np.int64
+    tight = (1e-5, 1e-6)
+    x = rand([16, 4], f, -1, 1)
+    cases = {
+        "rf3": tree_classifier(rng, 5, 3, "proba", [10, 20, 30]),
+        "rf2": tree_classifier(rng, 4, 2, "proba", [0, 1]),
+        "rf2_labels": tree_classifier(rng, 4, 2, "proba", [3, 7]),
+        "rf_binary_class1": tree_classifier(rng, 4, 2, "class1", [0, 1]),
+        "gb_binary_logistic": tree_classifier(rng, 6, 2, "class0", [-1, 1], "LOGISTIC", [0.3]),
+        "gb_binary_none": tree_classifier(rng, 6, 2, "class0", [0, 1]),
+        "gb_binary_base2": tree_classifier(rng, 6, 2, "class1", [0, 1], "NONE", [0.2, -0.1]),
+        "gb_binary_base2_class0": tree_classifier(rng, 6, 2, "class0", [0, 1], "LOGISTIC", [0.2, -0.1]),
+        "gb_binary_probit": tree_classifier(rng, 6, 2, "class0", [0, 1], "PROBIT", [0.1]),
+        "gb3_softmax": tree_classifier(rng, 6, 3, "one", [0, 1, 2], "SOFTMAX", [0.1, -0.2, 0.3]),
+        "gb3_softmax_zero": tree_classifier(rng, 6, 3, "one", [0, 1, 2], "SOFTMAX_ZERO"),
+        "gb3_logistic": tree_classifier(rng, 6, 3, "one", [5, 6, 7], "LOGISTIC", [0.5, 0.5, 0.5]),
+        "gb4_probit_sparse": tree_classifier(rng, 2, 4, "one", [0, 1, 2, 3], "PROBIT"),
+    }
+    for name, attrs in cases.items():
+        for dt in (f, np.float64):
+            if dt != f and not name.startswith(("rf3", "gb3_softmax")):
+                continue
+            # ORT's PROBIT runs in float with pi as 3.14159f (ml_common.h ErfInv); gkrun's in double parts
+            # from it near 5e-5 relative: those cases keep the sweep's tolerance.
+            c.add(f"TreeEnsembleClassifier.{name}.{tname(dt)}", "TreeEnsembleClassifier", [("x", x.astype(dt))],
+                  attrs, opset=1, domain=ml, outputs=2, out_types=[i64, f],
+                  tol=None if "probit" in name else tight)
+    t3 = dict(cases["gb3_softmax"])
+    t3["class_weights_as_tensor"] = numpy_helper.from_array(np.array(t3.pop("class_weights"), np.float64))
+    t3["nodes_values_as_tensor"] = numpy_helper.from_array(np.array(t3.pop("nodes_values"), np.float64))
+    t3["base_values_as_tensor"] = numpy_helper.from_array(np.array(t3.pop("base_values"), np.float64))
+    c.add("TreeEnsembleClassifier.as_tensor.f64", "TreeEnsembleClassifier", [("x", x.astype(np.float64))], t3,
+          opset=3, domain=ml, outputs=2, out_types=[i64, f], tol=tight)
+    c.add("TreeEnsembleClassifier.int64_input.s64", "TreeEnsembleClassifier",
+          [("x", rand([8, 4], i64, -2, 2))], cases["rf3"], opset=1, domain=ml, outputs=2, out_types=[i64, f],
+          tol=tight)
+
+
 # Registered ops the sweep leaves to other suites, and why.
 _NOT_TENSOR = "not a single-node tensor case (control flow, sequences, optionals): conformance suite and tests/runtime"
 _STRINGS = "string tensors, which the ONNX Runtime runner's .npy files do not carry: conformance suite"
@@ -993,7 +1086,7 @@ def gen_variants(c):
 
 GENERATORS = [gen_unary, gen_activations, gen_binary, gen_reduce, gen_softmax, gen_matmul, gen_quant, gen_cast,
               gen_movement, gen_gather_scatter, gen_topk, gen_nn, gen_misc,
-              gen_recent, gen_integer_extra, gen_variants]
+              gen_recent, gen_integer_extra, gen_variants, gen_ml]
 
 
 def main():
