@@ -1,4 +1,5 @@
-// The ml family: ArrayFeatureExtractor and Binarizer.
+// The ml family: ArrayFeatureExtractor, Binarizer, LinearClassifier, LinearRegressor,
+// Scaler, Normalizer (and ZipMap, DictVectorizer, CastMap refused by name).
 // Kernels: ops/ml/ml_ops.cuh; CPU twins: ops/ml/ml_ops_cpu.cpp.
 #include "ops/ml/family.h"
 
@@ -6,7 +7,7 @@ namespace gk::families {
 
 OpFamily ml_family() {
   return {.name = "ml",
-          .tables = {ml_ops()},
+          .tables = {ml_ops(), linear_ops()},
           .kernels = ml_kernels()};
 }
 

@@ -1,4 +1,5 @@
-// The ml family's tables (ArrayFeatureExtractor and Binarizer),
+// The ml family's tables (ArrayFeatureExtractor and Binarizer; the linear models,
+// Scaler, Normalizer and the refused map ops),
 // assembled by ops/ml/family.cpp.
 #pragma once
 
@@ -7,6 +8,7 @@
 namespace gk {
 namespace families {
 std::span<const OpSchema> ml_ops();  // ml_ops.cpp
+std::span<const OpSchema> linear_ops();  // linear.cpp
 KernelFamily ml_kernels();           // ml_ops_cpu.cpp
 }  // namespace families
 }  // namespace gk

@@ -26,3 +26,122 @@ GK_KERNEL void gk_array_feature_extract(const T* GK_RESTRICT x, const int64_t* G
     y[i] = x[r * d + c];
   }
 }
+
+// ---- linear models, Scaler, Normalizer (ONNX Runtime's float arithmetic) -----------
+
+// Their post transforms are the tree ensembles' (one rule set, ORT's write_scores).
+#include "ops/tree_ensemble/tree_ensemble.cuh"
+#include "ops/common/blocked_sum.cuh"
+
+// Must match the launchers in ops/ml/linear.cpp.
+struct gk_linear_params {
+  int64_t rows;
+  int64_t features;
+  int64_t targets;       // rows of coefficients
+  int32_t post;          // GK_TREE_NONE..PROBIT
+  int32_t second_class;  // LinearClassifier, one coefficient row, two labels: Z is (1 - s, s)
+};
+
+// score[t] = x . coef[t] + intercept[t] in float, as ORT's float GEMM on X cast to
+// float; the dot product is a blocked sum (DESIGN.md, Numerics).
+template <typename T>
+static GK_FN void gk_linear_row(const T* x, const float* coef, const float* intercept, float* score,
+                                const gk_linear_params& p) {
+  for (int64_t t = 0; t < p.targets; ++t) {
+    const float* w = coef + t * p.features;
+    const float dot = gk_bsum_row<float>(p.features, [&](float acc, int64_t k) { return acc + (float)x[k] * w[k]; });
+    score[t] = intercept ? dot + intercept[t] : dot;
+  }
+}
+
+// One row of LinearClassifier: the scores into z (targets wide, or 2 with
+// second_class) and the winning label index (ORT's linearclassifier.cc): one
+// coefficient row votes index 1 when its score is > 0 (its post transform then
+// only PROBIT, or the (1 - s, s) pair), several take the first arg max before the
+// post transform.
+template <typename T>
+static GK_FN int64_t gk_linear_classify(const T* x, const float* coef, const float* intercept, float* z,
+                                        const gk_linear_params& p) {
+  gk_linear_row(x, coef, intercept, z, p);
+  if (p.targets == 1) {
+    const float s = z[0];
+    if (p.second_class) {
+      // onnxruntime-node 1.30 takes the logistic first (checked: tests/diff/sweep).
+      const float v = p.post == GK_TREE_LOGISTIC ? (float)gk_tree_logistic((double)s) : s;
+      z[0] = 1.0f - v;
+      z[1] = v;
+    } else if (p.post == GK_TREE_PROBIT) {
+      z[0] = (float)gk_tree_probit((double)s);
+    }
+    return s > 0.0f ? 1 : 0;
+  }
+  int64_t best = 0;
+  for (int64_t t = 1; t < p.targets; ++t)
+    if (z[t] > z[best]) best = t;
+  gk_tree_post(z, p.targets, p.post);
+  return best;
+}
+
+// Y [rows]: labels[index], or the index itself when labels is null.
+template <typename T>
+GK_KERNEL void gk_linear_classifier(const T* GK_RESTRICT x, int64_t* GK_RESTRICT y, float* GK_RESTRICT z,
+                                    const float* coef, const float* intercept, const int64_t* labels,
+                                    gk_linear_params p) {
+  const int64_t width = p.second_class ? 2 : p.targets;
+  GK_KERNEL_LOOP(r, p.rows) {
+    const int64_t k = gk_linear_classify(x + r * p.features, coef, intercept, z + r * width, p);
+    y[r] = labels ? labels[k] : k;
+  }
+}
+
+// LinearRegressor: one target takes only PROBIT (ORT's batched_update_scores_inplace).
+template <typename T>
+GK_KERNEL void gk_linear_regressor(const T* GK_RESTRICT x, float* GK_RESTRICT y, const float* coef,
+                                   const float* intercept, gk_linear_params p) {
+  GK_KERNEL_LOOP(r, p.rows) {
+    float* score = y + r * p.targets;
+    gk_linear_row(x + r * p.features, coef, intercept, score, p);
+    if (p.targets > 1) gk_tree_post(score, p.targets, p.post);
+    else if (p.post == GK_TREE_PROBIT) score[0] = (float)gk_tree_probit((double)score[0]);
+  }
+}
+
+// Scaler: y = (x - offset[j]) * scale[j] over the last axis (c columns; a table
+// of one value applies to every column), in the arithmetic C++ gives x's type
+// against a float (double stays double), as ORT's scaler.cc.
+template <typename T>
+GK_KERNEL void gk_scaler(const T* GK_RESTRICT x, float* GK_RESTRICT y, const float* offset, const float* scale,
+                         int64_t n, int64_t c, int64_t offsets, int64_t scales) {
+  GK_KERNEL_LOOP(i, n) {
+    const int64_t j = i % c;
+    y[i] = (float)((x[i] - offset[offsets == 1 ? 0 : j]) * scale[scales == 1 ? 0 : j]);
+  }
+}
+
+#define GK_NORM_MAX 0
+#define GK_NORM_L1 1
+#define GK_NORM_L2 2
+
+// Normalizer over rows of c: divided by the row's max (MAX), its sum of |x| (L1)
+// or its Euclidean norm (L2); a row whose statistic is 0 is copied (ORT's
+// normalizer.cc). Sums are blocked, in float.
+template <typename T>
+GK_KERNEL void gk_normalizer(const T* GK_RESTRICT x, float* GK_RESTRICT y, int64_t rows, int64_t c, int32_t norm) {
+  GK_KERNEL_LOOP(r, rows) {
+    const T* in = x + r * c;
+    float* out = y + r * c;
+    if (norm == GK_NORM_MAX) {
+      T top = in[0];
+      for (int64_t k = 1; k < c; ++k)
+        if (in[k] > top) top = in[k];
+      for (int64_t k = 0; k < c; ++k) out[k] = top != (T)0 ? (float)((float)in[k] / top) : (float)in[k];
+      continue;
+    }
+    const float sum = gk_bsum_row<float>(c, [&](float acc, int64_t k) {
+      const float v = (float)in[k];
+      return acc + (norm == GK_NORM_L1 ? (v < 0 ? -v : v) : v * v);
+    });
+    const float d = norm == GK_NORM_L1 ? sum : gk_sqrt(sum);
+    for (int64_t k = 0; k < c; ++k) out[k] = sum != 0.0f ? (float)in[k] / d : (float)in[k];
+  }
+}

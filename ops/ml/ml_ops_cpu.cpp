@@ -16,6 +16,22 @@ const CpuKernelEntry kMlKernels[] = {
     GK_CPU_KERNEL(kRange, gk_array_feature_extract<uint16_t>),
     GK_CPU_KERNEL(kRange, gk_array_feature_extract<uint32_t>),
     GK_CPU_KERNEL(kRange, gk_array_feature_extract<uint64_t>),
+    GK_CPU_KERNEL(kRange, gk_linear_classifier<float>),
+    GK_CPU_KERNEL(kRange, gk_linear_classifier<double>),
+    GK_CPU_KERNEL(kRange, gk_linear_classifier<int32_t>),
+    GK_CPU_KERNEL(kRange, gk_linear_classifier<int64_t>),
+    GK_CPU_KERNEL(kRange, gk_linear_regressor<float>),
+    GK_CPU_KERNEL(kRange, gk_linear_regressor<double>),
+    GK_CPU_KERNEL(kRange, gk_linear_regressor<int32_t>),
+    GK_CPU_KERNEL(kRange, gk_linear_regressor<int64_t>),
+    GK_CPU_KERNEL(kRange, gk_scaler<float>),
+    GK_CPU_KERNEL(kRange, gk_scaler<double>),
+    GK_CPU_KERNEL(kRange, gk_scaler<int32_t>),
+    GK_CPU_KERNEL(kRange, gk_scaler<int64_t>),
+    GK_CPU_KERNEL(kRange, gk_normalizer<float>),
+    GK_CPU_KERNEL(kRange, gk_normalizer<double>),
+    GK_CPU_KERNEL(kRange, gk_normalizer<int32_t>),
+    GK_CPU_KERNEL(kRange, gk_normalizer<int64_t>),
 };
 
 }  // namespace

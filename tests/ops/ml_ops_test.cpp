@@ -1,5 +1,6 @@
 // TfIdfVectorizer and the ai.onnx.ml Binarizer, ArrayFeatureExtractor,
-// TreeEnsemble, TreeEnsembleRegressor and TreeEnsembleClassifier: the ONNX node tests, and hand-computed
+// TreeEnsemble, TreeEnsembleRegressor, TreeEnsembleClassifier, LinearClassifier,
+// LinearRegressor, Scaler, Normalizer (and the refused map ops): the ONNX node tests, and hand-computed
 // cases (skip-gram counts worked out on paper, a two-level forest walked by hand,
 // post transforms from numpy's softmax/logistic and the normal quantile).
 #include "tests/ops/onnx_node_cases.h"
@@ -369,6 +370,83 @@ TEST_CASE("TreeEnsembleClassifier: malformed classes are refused", "[ops][ml]") 
   OpCall outside = stump_classifier(make_tensor(DType::kF32, {1, 1}, {0}), {0, 5}, {1, 2}, {1, 1});
   outside.attrs.set("classlabels_int64s", ints_attr({0, 1}));
   require_error(run_op_all_backends(outside).status(), StatusCode::kInvalidModel, "votes for target 5");
+}
+
+// ---- LinearClassifier, LinearRegressor, Scaler, Normalizer ------------------------------
+
+TEST_CASE("LinearClassifier: scores and labels by hand", "[ops][ml]") {
+  // Rows of X [2 1] and [0 1] against coefficients [1 0] and [0 1] plus [0 0.5]:
+  // scores [2 1.5] -> "cat", [0 1.5] -> "dog"; SOFTMAX of row 0 is
+  // [1 e^-0.5] / (1 + e^-0.5) = 0.622459 0.377541.
+  OpCall c = ml_call("LinearClassifier", 1, {make_tensor(DType::kF32, {2, 2}, {2, 1, 0, 1})});
+  c.attrs.set("coefficients", floats_attr({1, 0, 0, 1}));
+  c.attrs.set("intercepts", floats_attr({0, 0.5f}));
+  c.attrs.set("classlabels_strings", strings_attr({"cat", "dog"}));
+  c.num_outputs = 2;
+  auto r = run_op_all_backends(c);
+  REQUIRE(r.ok());
+  CHECK(r->outputs[0].string_values() == std::vector<std::string>{"cat", "dog"});
+  check_close(r->outputs[1], {2, 2}, {2, 1.5, 0, 1.5}, kTol);
+  c.attrs.set("post_transform", string_attr("SOFTMAX"));
+  auto soft = run_op_all_backends(c);
+  REQUIRE(soft.ok());
+  check_close(soft->outputs[1], {2, 2}, {0.622459, 0.377541, 0.182426, 0.817574}, Tol{.rtol = 1e-5, .atol = 1e-6});
+
+  // One coefficient row is binary: label 1 when the score is > 0, Z = (1 - s, s).
+  OpCall bin = ml_call("LinearClassifier", 1, {make_tensor(DType::kI64, {2, 2}, {2, 1, 0, 1})});
+  bin.attrs.set("coefficients", floats_attr({1, -1}));
+  bin.attrs.set("intercepts", floats_attr({0}));
+  bin.attrs.set("classlabels_ints", ints_attr({3, 5}));
+  bin.num_outputs = 2;
+  auto b = run_op_all_backends(bin);
+  REQUIRE(b.ok());
+  CHECK(values_of<int64_t>(b->outputs[0]) == std::vector<int64_t>{5, 3});
+  check_close(b->outputs[1], {2, 2}, {0, 1, 2, -1}, kTol);
+  bin.attrs.set("classlabels_ints", ints_attr({3}));
+  require_error(run_op_all_backends(bin).status(), StatusCode::kInvalidModel, "needs 2 class labels, got 1");
+  bin.attrs.set("classlabels_ints", ints_attr({3, 5}));
+  bin.attrs.set("coefficients", floats_attr({1, -1, 2}));
+  require_error(run_op_all_backends(bin).status(), StatusCode::kInvalidArgument, "3 coefficients for 1 rows");
+}
+
+TEST_CASE("LinearRegressor Scaler and Normalizer by hand", "[ops][ml]") {
+  OpCall lr = ml_call("LinearRegressor", 1, {make_tensor(DType::kF64, {1, 2}, {1, 1})});
+  lr.attrs.set("coefficients", floats_attr({1, 2, 3, 4}));
+  lr.attrs.set("intercepts", floats_attr({0.5f, -1}));
+  lr.attrs.set("targets", int_attr(2));
+  auto r = run_op_all_backends(lr);
+  REQUIRE(r.ok());
+  CHECK(r->outputs[0].dtype() == DType::kF32);
+  check_close(r->outputs[0], {1, 2}, {3.5, 6}, kTol);
+
+  OpCall sc = ml_call("Scaler", 1, {make_tensor(DType::kI64, {2, 2}, {3, 4, 1, 2})});
+  sc.attrs.set("offset", floats_attr({1, 2}));
+  sc.attrs.set("scale", floats_attr({2, 0.5f}));
+  auto s = run_op_all_backends(sc);
+  REQUIRE(s.ok());
+  check_close(s->outputs[0], {2, 2}, {4, 1, 0, 0}, kTol);
+  sc.attrs.set("scale", floats_attr({2, 0.5f, 1}));
+  require_error(run_op_all_backends(sc).status(), StatusCode::kInvalidArgument, "3 scale values");
+
+  const HostTensor x = make_tensor(DType::kF32, {2, 2}, {3, -4, 0, 0});
+  for (auto [norm, want] : {std::pair<const char*, std::vector<double>>{"MAX", {1, -4.0 / 3, 0, 0}},
+                            {"L1", {3.0 / 7, -4.0 / 7, 0, 0}},
+                            {"L2", {0.6, -0.8, 0, 0}}}) {
+    INFO(norm);
+    OpCall n = ml_call("Normalizer", 1, {x});
+    n.attrs.set("norm", string_attr(norm));
+    auto got = run_op_all_backends(n);
+    REQUIRE(got.ok());
+    check_close(got->outputs[0], {2, 2}, want, kTol);
+  }
+}
+
+TEST_CASE("ZipMap DictVectorizer and CastMap are refused by name", "[ops][ml]") {
+  for (const char* op : {"ZipMap", "DictVectorizer", "CastMap"}) {
+    INFO(op);
+    OpCall c = ml_call(op, 1, {make_tensor(DType::kF32, {1, 2}, {0, 1})});
+    require_error(run_op_all_backends(c).status(), StatusCode::kUnimplemented, "gkrun has no map values");
+  }
 }
 
 }  // namespace

@@ -973,6 +973,43 @@ def gen_ml(c):
           [("x", rand([8, 4], i64, -2, 2))], cases["rf3"], opset=1, domain=ml, outputs=2, out_types=[i64, f],
           tol=tight)
 
+    fl = lambda a: [float(v) for v in np.asarray(a, np.float32).reshape(-1)]
+    xl = rand([12, 5], f, -2, 2)
+    coef3, icpt3 = rng.normal(size=[3, 5]), rng.normal(size=[3])
+    for name, coef, icpt, labels, post in (
+            ("ovr3_logistic", coef3, icpt3, [0, 1, 2], "LOGISTIC"),
+            ("multinomial3_softmax", coef3, icpt3, [7, 8, 9], "SOFTMAX"),
+            ("raw3_none", coef3, icpt3, [0, 1, 2], "NONE"),
+            ("binary2rows_logistic", np.stack([-coef3[0], coef3[0]]), [-icpt3[0], icpt3[0]], [0, 1], "LOGISTIC"),
+            ("binary1row_none", coef3[:1], icpt3[:1], [3, 5], "NONE"),
+            ("binary1row_logistic", coef3[:1], icpt3[:1], [0, 1], "LOGISTIC"),
+            ("binary1row_softmax", coef3[:1], icpt3[:1], [0, 1], "SOFTMAX")):
+        attrs = {"coefficients": fl(coef), "intercepts": fl(icpt), "classlabels_ints": labels, "post_transform": post,
+                 "multi_class": 1 if "multinomial" in name else 0}
+        for dt in (f, np.float64, i64) if name == "ovr3_logistic" else (f,):
+            xin = (xl * 2).astype(dt) if dt == i64 else xl.astype(dt)
+            c.add(f"LinearClassifier.{name}.{tname(dt)}", "LinearClassifier", [("x", xin)], attrs, opset=1,
+                  domain=ml, outputs=2, out_types=[i64, f], tol=tight)
+    for targets, post in ((1, "NONE"), (2, "NONE"), (3, "SOFTMAX"), (1, "LOGISTIC")):
+        coef = rng.normal(size=[targets, 5])
+        c.add(f"LinearRegressor.t{targets}_{post.lower()}.f32", "LinearRegressor", [("x", xl)],
+              {"coefficients": fl(coef), "intercepts": fl(rng.normal(size=[targets])), "targets": targets,
+               "post_transform": post}, opset=1, domain=ml, out_types=[f], tol=tight)
+    c.add("LinearRegressor.no_intercept.f32", "LinearRegressor", [("x", xl)],
+          {"coefficients": fl(rng.normal(size=[5]))}, opset=1, domain=ml, out_types=[f], tol=tight)
+    for dt in (f, np.float64, i64, np.int32):
+        xin = (xl * 3).astype(dt)
+        c.add(f"Scaler.per_feature.{tname(dt)}", "Scaler", [("x", xin)],
+              {"offset": fl(rng.normal(size=[5])), "scale": fl(rng.uniform(0.5, 2, size=[5]))}, opset=1, domain=ml,
+              out_types=[f], tol=tight)
+        for norm in ("MAX", "L1", "L2"):
+            c.add(f"Normalizer.{norm}.{tname(dt)}", "Normalizer", [("x", xin)], {"norm": norm}, opset=1, domain=ml,
+                  out_types=[f], tol=tight)
+    c.add("Scaler.one_value.f32", "Scaler", [("x", xl)], {"offset": [0.5], "scale": [2.0]}, opset=1, domain=ml,
+          out_types=[f], tol=tight)
+    c.add("Normalizer.zero_row.f32", "Normalizer", [("x", np.array([[0, 0, 0], [1, -2, 2]], f))], {"norm": "L2"},
+          opset=1, domain=ml, out_types=[f], tol=tight)
+
 
 # Registered ops the sweep leaves to other suites, and why.
 _NOT_TENSOR = "not a single-node tensor case (control flow, sequences, optionals): conformance suite and tests/runtime"
