@@ -1,5 +1,5 @@
 // The ml family's tables (ArrayFeatureExtractor and Binarizer; the linear models,
-// Scaler, Normalizer and the refused map ops),
+// Scaler, Normalizer and the refused map ops; Imputer, OneHotEncoder, FeatureVectorizer),
 // assembled by ops/ml/family.cpp.
 #pragma once
 
@@ -9,6 +9,7 @@ namespace gk {
 namespace families {
 std::span<const OpSchema> ml_ops();  // ml_ops.cpp
 std::span<const OpSchema> linear_ops();  // linear.cpp
+std::span<const OpSchema> encoder_ops();  // encoders.cpp
 KernelFamily ml_kernels();           // ml_ops_cpu.cpp
 }  // namespace families
 }  // namespace gk

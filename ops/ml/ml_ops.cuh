@@ -145,3 +145,47 @@ GK_KERNEL void gk_normalizer(const T* GK_RESTRICT x, float* GK_RESTRICT y, int64
     for (int64_t k = 0; k < c; ++k) out[k] = sum != 0.0f ? (float)in[k] / d : (float)in[k];
   }
 }
+
+// ---- Imputer, OneHotEncoder, FeatureVectorizer ------------------------------------------
+
+// Imputer: an element equal to `replaced` (any NaN when nan_replaced) takes
+// values[j] of its last-axis column j (values[0] when count is 1). Compared in
+// double, where every float, int32 and the attribute values are exact.
+template <typename T>
+GK_KERNEL void gk_imputer(const T* GK_RESTRICT x, T* GK_RESTRICT y, const double* values, int64_t n, int64_t c,
+                          int64_t count, double replaced, int32_t nan_replaced) {
+  GK_KERNEL_LOOP(i, n) {
+    const double v = (double)x[i];
+    const bool hit = nan_replaced ? v != v : v == replaced;
+    y[i] = hit ? (T)values[count == 1 ? 0 : i % c] : x[i];
+  }
+}
+
+// OneHotEncoder on numbers: y[e, :] is 0 but a 1 at the first category equal to
+// (int64)x[e] (ORT's cast); no match raises the flag when zeros is 0.
+template <typename T>
+GK_KERNEL void gk_one_hot_encode(const T* GK_RESTRICT x, float* GK_RESTRICT y, const int64_t* cats, int32_t* flag,
+                                 int64_t n, int64_t c, int32_t zeros) {
+  GK_KERNEL_LOOP(e, n) {
+    const int64_t v = (int64_t)x[e];
+    float* row = y + e * c;
+    int64_t at = -1;
+    for (int64_t k = 0; k < c; ++k) {
+      row[k] = 0.0f;
+      if (at < 0 && cats[k] == v) at = k;
+    }
+    if (at >= 0) row[at] = 1.0f;
+    else if (!zeros) gk_raise(flag, 1);
+  }
+}
+
+// FeatureVectorizer, one input: its rows of `in_cols` into columns [at, at + width)
+// of y (rows of out_cols), zero past the input's own columns.
+template <typename T>
+GK_KERNEL void gk_feature_place(const T* GK_RESTRICT x, float* GK_RESTRICT y, int64_t rows, int64_t in_cols,
+                                int64_t out_cols, int64_t at, int64_t width) {
+  GK_KERNEL_LOOP(i, rows * width) {
+    const int64_t r = i / width, k = i - r * width;
+    y[r * out_cols + at + k] = k < in_cols ? (float)x[r * in_cols + k] : 0.0f;
+  }
+}

@@ -32,6 +32,18 @@ const CpuKernelEntry kMlKernels[] = {
     GK_CPU_KERNEL(kRange, gk_normalizer<double>),
     GK_CPU_KERNEL(kRange, gk_normalizer<int32_t>),
     GK_CPU_KERNEL(kRange, gk_normalizer<int64_t>),
+    GK_CPU_KERNEL(kRange, gk_imputer<float>),
+    GK_CPU_KERNEL(kRange, gk_imputer<double>),
+    GK_CPU_KERNEL(kRange, gk_imputer<int32_t>),
+    GK_CPU_KERNEL(kRange, gk_imputer<int64_t>),
+    GK_CPU_KERNEL(kRange, gk_one_hot_encode<float>),
+    GK_CPU_KERNEL(kRange, gk_one_hot_encode<double>),
+    GK_CPU_KERNEL(kRange, gk_one_hot_encode<int32_t>),
+    GK_CPU_KERNEL(kRange, gk_one_hot_encode<int64_t>),
+    GK_CPU_KERNEL(kRange, gk_feature_place<float>),
+    GK_CPU_KERNEL(kRange, gk_feature_place<double>),
+    GK_CPU_KERNEL(kRange, gk_feature_place<int32_t>),
+    GK_CPU_KERNEL(kRange, gk_feature_place<int64_t>),
 };
 
 }  // namespace

@@ -1,6 +1,7 @@
 // TfIdfVectorizer and the ai.onnx.ml Binarizer, ArrayFeatureExtractor,
 // TreeEnsemble, TreeEnsembleRegressor, TreeEnsembleClassifier, LinearClassifier,
-// LinearRegressor, Scaler, Normalizer (and the refused map ops): the ONNX node tests, and hand-computed
+// LinearRegressor, Scaler, Normalizer, Imputer, OneHotEncoder, FeatureVectorizer,
+// CategoryMapper (and the refused map ops): the ONNX node tests, and hand-computed
 // cases (skip-gram counts worked out on paper, a two-level forest walked by hand,
 // post transforms from numpy's softmax/logistic and the normal quantile).
 #include "tests/ops/onnx_node_cases.h"
@@ -447,6 +448,63 @@ TEST_CASE("ZipMap DictVectorizer and CastMap are refused by name", "[ops][ml]") 
     OpCall c = ml_call(op, 1, {make_tensor(DType::kF32, {1, 2}, {0, 1})});
     require_error(run_op_all_backends(c).status(), StatusCode::kUnimplemented, "gkrun has no map values");
   }
+}
+
+// ---- Imputer, OneHotEncoder, FeatureVectorizer, CategoryMapper ---------------------------
+
+TEST_CASE("Imputer OneHotEncoder and FeatureVectorizer by hand", "[ops][ml]") {
+  OpCall im = ml_call("Imputer", 1, {make_tensor(DType::kF32, {2, 2}, {kNaN, 1, 3, kNaN})});
+  im.attrs.set("imputed_value_floats", floats_attr({-1, -2}));
+  im.attrs.set("replaced_value_float", float_attr(std::numeric_limits<float>::quiet_NaN()));
+  auto r = run_op_all_backends(im);
+  REQUIRE(r.ok());
+  check_close(r->outputs[0], {2, 2}, {-1, 1, 3, -2}, kTol);
+  OpCall imi = ml_call("Imputer", 1, {make_tensor(DType::kI64, {3}, {0, 5, 0})});
+  imi.attrs.set("imputed_value_int64s", ints_attr({4}));
+  auto ri = run_op_all_backends(imi);
+  REQUIRE(ri.ok());
+  CHECK(values_of<int64_t>(ri->outputs[0]) == std::vector<int64_t>{4, 5, 4});
+
+  // Categories [3 1 7]: 1 -> column 1, 7 -> column 2, 5 is none (zeros = 1: a zero row).
+  OpCall oh = ml_call("OneHotEncoder", 1, {make_tensor(DType::kI64, {3}, {1, 7, 5})});
+  oh.attrs.set("cats_int64s", ints_attr({3, 1, 7}));
+  auto o = run_op_all_backends(oh);
+  REQUIRE(o.ok());
+  check_close(o->outputs[0], {3, 3}, {0, 1, 0, 0, 0, 1, 0, 0, 0}, kTol);
+  oh.attrs.set("zeros", int_attr(0));
+  require_error(run_op_all_backends(oh).status(), StatusCode::kOutOfRange, "");
+  OpCall ohs = ml_call("OneHotEncoder", 1, {HostTensor::strings({2}, {"b", "a"})});
+  ohs.attrs.set("cats_strings", strings_attr({"a", "b"}));
+  auto os = run_op_all_backends(ohs);
+  REQUIRE(os.ok());
+  check_close(os->outputs[0], {2, 2}, {0, 1, 1, 0}, kTol);
+
+  // Columns: a's 2 padded to 3, b's 3 cut to 1.
+  OpCall fv = ml_call("FeatureVectorizer", 1, {make_tensor(DType::kI64, {2, 2}, {1, 2, 3, 4}),
+                                               make_tensor(DType::kI64, {2, 3}, {5, 6, 7, 8, 9, 10})});
+  fv.attrs.set("inputdimensions", ints_attr({3, 1}));
+  auto v = run_op_all_backends(fv);
+  REQUIRE(v.ok());
+  check_close(v->outputs[0], {2, 4}, {1, 2, 0, 5, 3, 4, 0, 8}, kTol);
+  fv.inputs[1] = make_tensor(DType::kF32, {2, 3}, {5, 6, 7, 8, 9, 10});
+  require_error(run_op_all_backends(fv).status(), StatusCode::kInvalidModel, "share one type");
+}
+
+TEST_CASE("CategoryMapper: both directions with defaults", "[ops][ml]") {
+  OpCall to_int = ml_call("CategoryMapper", 1, {HostTensor::strings({3}, {"b", "z", "a"})});
+  to_int.attrs.set("cats_strings", strings_attr({"a", "b"}));
+  to_int.attrs.set("cats_int64s", ints_attr({10, 20}));
+  auto r = run_op_all_backends(to_int);
+  REQUIRE(r.ok());
+  CHECK(values_of<int64_t>(r->outputs[0]) == std::vector<int64_t>{20, -1, 10});
+  OpCall to_str = ml_call("CategoryMapper", 1, {make_tensor(DType::kI64, {3}, {10, 11, 20})});
+  to_str.attrs = to_int.attrs;
+  to_str.attrs.set("default_string", string_attr("?"));
+  auto s = run_op_all_backends(to_str);
+  REQUIRE(s.ok());
+  CHECK(s->outputs[0].string_values() == std::vector<std::string>{"a", "?", "b"});
+  to_str.attrs.set("cats_int64s", ints_attr({10}));
+  require_error(run_op_all_backends(to_str).status(), StatusCode::kInvalidModel, "must pair up");
 }
 
 }  // namespace
