@@ -1,5 +1,5 @@
 // The ml family: ArrayFeatureExtractor, Binarizer, LinearClassifier, LinearRegressor,
-// Scaler, Normalizer, Imputer, OneHotEncoder, FeatureVectorizer (and ZipMap,
+// Scaler, Normalizer, Imputer, OneHotEncoder, FeatureVectorizer, SVMRegressor (and ZipMap,
 // DictVectorizer, CastMap refused by name).
 // Kernels: ops/ml/ml_ops.cuh; CPU twins: ops/ml/ml_ops_cpu.cpp.
 #include "ops/ml/family.h"
@@ -8,7 +8,7 @@ namespace gk::families {
 
 OpFamily ml_family() {
   return {.name = "ml",
-          .tables = {ml_ops(), linear_ops(), encoder_ops()},
+          .tables = {ml_ops(), linear_ops(), encoder_ops(), svm_ops()},
           .kernels = ml_kernels()};
 }
 

@@ -189,3 +189,56 @@ GK_KERNEL void gk_feature_place(const T* GK_RESTRICT x, float* GK_RESTRICT y, in
     y[r * out_cols + at + k] = k < in_cols ? (float)x[r * in_cols + k] : 0.0f;
   }
 }
+
+// ---- SVMRegressor -----------------------------------------------------------------------
+
+#define GK_SVM_LINEAR 0
+#define GK_SVM_POLY 1
+#define GK_SVM_RBF 2
+#define GK_SVM_SIGMOID 3
+
+// Must match the launcher in ops/ml/svm.cpp.
+struct gk_svm_params {
+  int64_t rows;
+  int64_t features;
+  int64_t vectors;  // support vectors (0: the linear mode, coefficients are one weight row)
+  int32_t kernel;   // GK_SVM_*
+  int32_t one_class;
+  float gamma, coef0, degree, rho;
+};
+
+// ORT's kernel_dot (svm_common.h) in float; the sums are blocked.
+template <typename T>
+static GK_FN float gk_svm_kernel(const T* x, const float* v, const gk_svm_params& p) {
+  if (p.kernel == GK_SVM_RBF) {
+    const float d2 = gk_bsum_row<float>(p.features, [&](float acc, int64_t k) {
+      const float d = (float)x[k] - v[k];
+      return acc + d * d;
+    });
+    return gk_exp(-p.gamma * d2);
+  }
+  const float dot = gk_bsum_row<float>(p.features, [&](float acc, int64_t k) { return acc + (float)x[k] * v[k]; });
+  if (p.kernel == GK_SVM_POLY) return gk_pow(p.gamma * dot + p.coef0, p.degree);
+  if (p.kernel == GK_SVM_SIGMOID) return gk_tanh(p.gamma * dot + p.coef0);
+  return dot;
+}
+
+// y [rows, 1] = sum_j coef[j] K(x, sv_j) + rho (or K(x, coef) + rho in the linear
+// mode); one_class gives the sign as 1 / -1 (ORT's svmregressor.cc).
+template <typename T>
+GK_KERNEL void gk_svm_regressor(const T* GK_RESTRICT x, float* GK_RESTRICT y, const float* sv, const float* coef,
+                                gk_svm_params p) {
+  GK_KERNEL_LOOP(r, p.rows) {
+    const T* row = x + r * p.features;
+    float sum = 0.0f;
+    if (p.vectors > 0) {
+      sum = gk_bsum_row<float>(p.vectors, [&](float acc, int64_t j) {
+        return acc + gk_svm_kernel(row, sv + j * p.features, p) * coef[j];
+      });
+    } else {
+      sum = gk_svm_kernel(row, coef, p);
+    }
+    sum += p.rho;
+    y[r] = p.one_class ? (sum > 0.0f ? 1.0f : -1.0f) : sum;
+  }
+}

@@ -44,6 +44,10 @@ const CpuKernelEntry kMlKernels[] = {
     GK_CPU_KERNEL(kRange, gk_feature_place<double>),
     GK_CPU_KERNEL(kRange, gk_feature_place<int32_t>),
     GK_CPU_KERNEL(kRange, gk_feature_place<int64_t>),
+    GK_CPU_KERNEL(kRange, gk_svm_regressor<float>),
+    GK_CPU_KERNEL(kRange, gk_svm_regressor<double>),
+    GK_CPU_KERNEL(kRange, gk_svm_regressor<int32_t>),
+    GK_CPU_KERNEL(kRange, gk_svm_regressor<int64_t>),
 };
 
 }  // namespace

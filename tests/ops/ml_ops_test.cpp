@@ -1,7 +1,7 @@
 // TfIdfVectorizer and the ai.onnx.ml Binarizer, ArrayFeatureExtractor,
 // TreeEnsemble, TreeEnsembleRegressor, TreeEnsembleClassifier, LinearClassifier,
 // LinearRegressor, Scaler, Normalizer, Imputer, OneHotEncoder, FeatureVectorizer,
-// CategoryMapper (and the refused map ops): the ONNX node tests, and hand-computed
+// CategoryMapper, SVMRegressor (and the refused map ops): the ONNX node tests, and hand-computed
 // cases (skip-gram counts worked out on paper, a two-level forest walked by hand,
 // post transforms from numpy's softmax/logistic and the normal quantile).
 #include "tests/ops/onnx_node_cases.h"
@@ -505,6 +505,33 @@ TEST_CASE("CategoryMapper: both directions with defaults", "[ops][ml]") {
   CHECK(s->outputs[0].string_values() == std::vector<std::string>{"a", "?", "b"});
   to_str.attrs.set("cats_int64s", ints_attr({10}));
   require_error(run_op_all_backends(to_str).status(), StatusCode::kInvalidModel, "must pair up");
+}
+
+TEST_CASE("SVMRegressor: RBF support vectors and the liblinear mode by hand", "[ops][ml]") {
+  // x = [0 0] against [0 0] and [1 1]: K = 1 and exp(-0.5 * 2); 1 - 0.367879 + 0.1.
+  OpCall c = ml_call("SVMRegressor", 1, {make_tensor(DType::kF32, {1, 2}, {0, 0})});
+  c.attrs.set("support_vectors", floats_attr({0, 0, 1, 1}));
+  c.attrs.set("coefficients", floats_attr({1, -1}));
+  c.attrs.set("n_supports", int_attr(2));
+  c.attrs.set("kernel_type", string_attr("RBF"));
+  c.attrs.set("kernel_params", floats_attr({0.5f, 0, 0}));
+  c.attrs.set("rho", floats_attr({0.1f}));
+  auto r = run_op_all_backends(c);
+  REQUIRE(r.ok());
+  check_close(r->outputs[0], {1, 1}, {0.732121}, Tol{.rtol = 1e-5, .atol = 1e-6});
+  // Linear mode: [1 3] . [2 -1] + 0.5 = -0.5; one_class gives its sign.
+  OpCall lin = ml_call("SVMRegressor", 1, {make_tensor(DType::kI32, {1, 2}, {1, 3})});
+  lin.attrs.set("coefficients", floats_attr({2, -1}));
+  lin.attrs.set("rho", floats_attr({0.5f}));
+  auto l = run_op_all_backends(lin);
+  REQUIRE(l.ok());
+  check_close(l->outputs[0], {1, 1}, {-0.5}, kTol);
+  lin.attrs.set("one_class", int_attr(1));
+  auto o = run_op_all_backends(lin);
+  REQUIRE(o.ok());
+  check_close(o->outputs[0], {1, 1}, {-1}, kTol);
+  c.attrs.set("coefficients", floats_attr({1}));
+  require_error(run_op_all_backends(c).status(), StatusCode::kInvalidModel, "1 coefficients for 2 support vectors");
 }
 
 }  // namespace

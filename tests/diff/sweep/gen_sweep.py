@@ -1026,6 +1026,18 @@ def gen_ml(c):
           {"inputdimensions": [3, 2, 1]}, opset=1, domain=ml, out_types=[f])
     c.add("FeatureVectorizer.two.s64", "FeatureVectorizer", [("a", rand([2, 3], i64, -5, 5)),
           ("b", rand([2, 2], i64, -5, 5))], {"inputdimensions": [3, 2]}, opset=1, domain=ml, out_types=[f])
+    sv = rng.normal(size=[7, 5])
+    for kern, kp in (("LINEAR", [0.0, 0.0, 0.0]), ("POLY", [0.3, 1.0, 3.0]), ("RBF", [0.2, 0.0, 0.0]),
+                     ("SIGMOID", [0.1, 0.5, 0.0])):
+        c.add(f"SVMRegressor.{kern.lower()}.f32", "SVMRegressor", [("x", xl)],
+              {"support_vectors": fl(sv), "coefficients": fl(rng.normal(size=[7])), "n_supports": 7,
+               "kernel_type": kern, "kernel_params": kp, "rho": [0.25]}, opset=1, domain=ml, out_types=[f], tol=tight)
+    c.add("SVMRegressor.liblinear.f32", "SVMRegressor", [("x", xl)],
+          {"coefficients": fl(rng.normal(size=[5])), "rho": [-0.5]}, opset=1, domain=ml, out_types=[f], tol=tight)
+    c.add("SVMRegressor.one_class_rbf.f32", "SVMRegressor", [("x", xl)],
+          {"support_vectors": fl(sv), "coefficients": fl(rng.uniform(0, 1, size=[7])), "n_supports": 7,
+           "kernel_type": "RBF", "kernel_params": [0.5, 0, 0], "rho": [-0.8], "one_class": 1}, opset=1, domain=ml,
+          out_types=[f], tol=tight)
     c.add("Normalizer.zero_row.f32", "Normalizer", [("x", np.array([[0, 0, 0], [1, -2, 2]], f))], {"norm": "L2"},
           opset=1, domain=ml, out_types=[f], tol=tight)
 
