@@ -1,5 +1,5 @@
 // The ml family: ArrayFeatureExtractor, Binarizer, LinearClassifier, LinearRegressor,
-// Scaler, Normalizer, Imputer, OneHotEncoder, FeatureVectorizer, SVMRegressor (and ZipMap,
+// Scaler, Normalizer, Imputer, OneHotEncoder, FeatureVectorizer, SVMRegressor, SVMClassifier (and ZipMap,
 // DictVectorizer, CastMap refused by name).
 // Kernels: ops/ml/ml_ops.cuh; CPU twins: ops/ml/ml_ops_cpu.cpp.
 #include "ops/ml/family.h"

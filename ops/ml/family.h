@@ -1,5 +1,5 @@
 // The ml family's tables (ArrayFeatureExtractor and Binarizer; the linear models,
-// Scaler, Normalizer and the refused map ops; Imputer, OneHotEncoder, FeatureVectorizer; SVMRegressor),
+// Scaler, Normalizer and the refused map ops; Imputer, OneHotEncoder, FeatureVectorizer; SVMRegressor, SVMClassifier),
 // assembled by ops/ml/family.cpp.
 #pragma once
 

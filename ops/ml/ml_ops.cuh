@@ -242,3 +242,88 @@ GK_KERNEL void gk_svm_regressor(const T* GK_RESTRICT x, float* GK_RESTRICT y, co
     y[r] = p.one_class ? (sum > 0.0f ? 1.0f : -1.0f) : sum;
   }
 }
+
+// ---- SVMClassifier ------------------------------------------------------------------------
+
+// The classifier's tables and class count (ops/ml/svm.cpp).
+struct gk_svm_tables {
+  const float* sv;       // [vectors, features]
+  const float* coef;     // SVC: [classes - 1, vectors]; linear: [classes, features]
+  const float* rho;      // SVC: one per class pair; linear: rho[0] for every class
+  const int64_t* start;  // [classes] first support vector of each class
+  const int64_t* count;  // [classes] vectors_per_class
+  const int64_t* labels; // [classes] classlabels_ints, or null: Y holds the class index
+  int64_t classes;
+  int32_t post;
+  int32_t all_positive;  // every coefficient >= 0
+};
+
+// One row of SVMClassifier without prob_a/prob_b, as ORT's svmclassifier.cc: the
+// liblinear mode scores each class (K(x, w_c) + rho[0]) and takes the arg max (two
+// classes: class 1 past ORT's 0.5 / 0 thresholds); the SVC mode scores each class
+// pair i < j (the two coefficient blocks against the kernels, summed in double,
+// plus its rho), votes i when > 0 else j, and takes the most voted class. Z: the
+// class scores, or the pair scores (two classes: the pair (1 - v, v) under a post
+// transform, v its logistic under LOGISTIC, else (-s, s)). work: [vectors + classes].
+template <typename T>
+static GK_FN int64_t gk_svm_classify(const T* x, float* z, float* work, const gk_svm_tables& t,
+                                     const gk_svm_params& p) {
+  const int64_t c = t.classes;
+  if (p.vectors == 0) {
+    for (int64_t k = 0; k < c; ++k) z[k] = gk_svm_kernel(x, t.coef + k * p.features, p) + t.rho[0];
+    int64_t best = 0;
+    for (int64_t k = 1; k < c; ++k)
+      if (z[k] > z[best]) best = k;
+    const float top = z[best];
+    gk_tree_post(z, c, t.post);
+    if (c == 2 && ((t.all_positive && top >= 0.5f) || (!t.all_positive && top > 0.0f))) return 1;
+    return best;
+  }
+  float* kern = work;
+  float* votes = work + p.vectors;
+  for (int64_t v = 0; v < p.vectors; ++v) kern[v] = gk_svm_kernel(x, t.sv + v * p.features, p);
+  for (int64_t k = 0; k < c; ++k) votes[k] = 0.0f;
+  int64_t pair = 0;
+  for (int64_t i = 0; i + 1 < c; ++i) {
+    for (int64_t j = i + 1; j < c; ++j, ++pair) {
+      double sum = 0;
+      for (int64_t m = 0; m < t.count[i]; ++m)
+        sum += (double)(t.coef[(j - 1) * p.vectors + t.start[i] + m] * kern[t.start[i] + m]);
+      for (int64_t m = 0; m < t.count[j]; ++m)
+        sum += (double)(t.coef[i * p.vectors + t.start[j] + m] * kern[t.start[j] + m]);
+      sum += (double)t.rho[pair];
+      z[pair] = (float)sum;
+      votes[sum > 0 ? i : j] += 1.0f;
+    }
+  }
+  int64_t best = 0;
+  for (int64_t k = 1; k < c; ++k)
+    if (votes[k] > votes[best]) best = k;
+  if (c > 2) {
+    gk_tree_post(z, pair, t.post);
+  } else {
+    const float s = z[0];
+    if (t.post == GK_TREE_PROBIT) {
+      z[0] = (float)gk_tree_probit((double)s);
+      z[1] = 0.0f;  // ORT leaves this column unwritten
+    } else if (t.post != GK_TREE_NONE) {
+      const float v = t.post == GK_TREE_LOGISTIC ? (float)gk_tree_logistic((double)s) : s;
+      z[0] = 1.0f - v;
+      z[1] = v;
+    } else {
+      z[0] = -s;
+      z[1] = s;
+    }
+  }
+  return best;
+}
+
+// Y [rows], Z [rows, width]; work: [rows, vectors + classes] scratch.
+template <typename T>
+GK_KERNEL void gk_svm_classifier(const T* GK_RESTRICT x, int64_t* GK_RESTRICT y, float* GK_RESTRICT z,
+                                 float* GK_RESTRICT work, gk_svm_tables t, gk_svm_params p, int64_t width) {
+  GK_KERNEL_LOOP(r, p.rows) {
+    const int64_t k = gk_svm_classify(x + r * p.features, z + r * width, work + r * (p.vectors + t.classes), t, p);
+    y[r] = t.labels ? t.labels[k] : k;
+  }
+}

@@ -48,6 +48,10 @@ const CpuKernelEntry kMlKernels[] = {
     GK_CPU_KERNEL(kRange, gk_svm_regressor<double>),
     GK_CPU_KERNEL(kRange, gk_svm_regressor<int32_t>),
     GK_CPU_KERNEL(kRange, gk_svm_regressor<int64_t>),
+    GK_CPU_KERNEL(kRange, gk_svm_classifier<float>),
+    GK_CPU_KERNEL(kRange, gk_svm_classifier<double>),
+    GK_CPU_KERNEL(kRange, gk_svm_classifier<int32_t>),
+    GK_CPU_KERNEL(kRange, gk_svm_classifier<int64_t>),
 };
 
 }  // namespace

@@ -1,7 +1,7 @@
 // TfIdfVectorizer and the ai.onnx.ml Binarizer, ArrayFeatureExtractor,
 // TreeEnsemble, TreeEnsembleRegressor, TreeEnsembleClassifier, LinearClassifier,
 // LinearRegressor, Scaler, Normalizer, Imputer, OneHotEncoder, FeatureVectorizer,
-// CategoryMapper, SVMRegressor (and the refused map ops): the ONNX node tests, and hand-computed
+// CategoryMapper, SVMRegressor, SVMClassifier (and the refused map ops): the ONNX node tests, and hand-computed
 // cases (skip-gram counts worked out on paper, a two-level forest walked by hand,
 // post transforms from numpy's softmax/logistic and the normal quantile).
 #include "tests/ops/onnx_node_cases.h"
@@ -532,6 +532,27 @@ TEST_CASE("SVMRegressor: RBF support vectors and the liblinear mode by hand", "[
   check_close(o->outputs[0], {1, 1}, {-1}, kTol);
   c.attrs.set("coefficients", floats_attr({1}));
   require_error(run_op_all_backends(c).status(), StatusCode::kInvalidModel, "1 coefficients for 2 support vectors");
+}
+
+TEST_CASE("SVMClassifier: one-vs-one votes by hand", "[ops][ml]") {
+  // Support vectors [1 0] (class 0) and [0 1] (class 1), LINEAR kernel, pair
+  // coefficients [1 -1], rho 0.5: x = [2 1] scores 2 - 1 + 0.5 = 1.5 > 0 (votes
+  // class 0), x = [0 3] scores -2.5 (class 1); Z = (-s, s) without a transform.
+  OpCall c = ml_call("SVMClassifier", 1, {make_tensor(DType::kF32, {2, 2}, {2, 1, 0, 3})});
+  c.attrs.set("support_vectors", floats_attr({1, 0, 0, 1}));
+  c.attrs.set("vectors_per_class", ints_attr({1, 1}));
+  c.attrs.set("coefficients", floats_attr({1, -1}));
+  c.attrs.set("rho", floats_attr({0.5f}));
+  c.attrs.set("kernel_params", floats_attr({0, 0, 0}));
+  c.attrs.set("classlabels_strings", strings_attr({"no", "yes"}));
+  c.num_outputs = 2;
+  auto r = run_op_all_backends(c);
+  REQUIRE(r.ok());
+  CHECK(r->outputs[0].string_values() == std::vector<std::string>{"no", "yes"});
+  check_close(r->outputs[1], {2, 2}, {-1.5, 1.5, 2.5, -2.5}, kTol);
+  c.attrs.set("prob_a", floats_attr({1}));
+  c.attrs.set("prob_b", floats_attr({0}));
+  require_error(run_op_all_backends(c).status(), StatusCode::kUnimplemented, "prob_a / prob_b");
 }
 
 }  // namespace

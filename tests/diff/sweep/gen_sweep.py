@@ -1033,11 +1033,34 @@ def gen_ml(c):
               {"support_vectors": fl(sv), "coefficients": fl(rng.normal(size=[7])), "n_supports": 7,
                "kernel_type": kern, "kernel_params": kp, "rho": [0.25]}, opset=1, domain=ml, out_types=[f], tol=tight)
     c.add("SVMRegressor.liblinear.f32", "SVMRegressor", [("x", xl)],
-          {"coefficients": fl(rng.normal(size=[5])), "rho": [-0.5]}, opset=1, domain=ml, out_types=[f], tol=tight)
+          {"coefficients": fl(rng.normal(size=[5])), "rho": [-0.5], "kernel_type": "LINEAR",
+           "kernel_params": [0.0, 0.0, 0.0]}, opset=1, domain=ml, out_types=[f], tol=tight)
     c.add("SVMRegressor.one_class_rbf.f32", "SVMRegressor", [("x", xl)],
           {"support_vectors": fl(sv), "coefficients": fl(rng.uniform(0, 1, size=[7])), "n_supports": 7,
            "kernel_type": "RBF", "kernel_params": [0.5, 0, 0], "rho": [-0.8], "one_class": 1}, opset=1, domain=ml,
           out_types=[f], tol=tight)
+    for name, per_class, kern, kp, post in (("ovo3_rbf", [2, 3, 2], "RBF", [0.3, 0, 0], "NONE"),
+                                            ("ovo4_poly_softmax", [2, 1, 2, 2], "POLY", [0.2, 1.0, 2.0], "SOFTMAX"),
+                                            ("binary_rbf", [3, 4], "RBF", [0.4, 0, 0], "NONE"),
+                                            ("binary_linear_logistic", [3, 4], "LINEAR", [0.0, 0.0, 0.0], "LOGISTIC"),
+                                            ("binary_sigmoid_softmax", [3, 4], "SIGMOID", [0.1, 0.2, 0], "SOFTMAX")):
+        nv, nc = sum(per_class), len(per_class)
+        labels = list(range(10, 10 + nc))
+        c.add(f"SVMClassifier.{name}.f32", "SVMClassifier", [("x", xl)],
+              {"support_vectors": fl(rng.normal(size=[nv, 5])), "coefficients": fl(rng.normal(size=[nc - 1, nv])),
+               "vectors_per_class": per_class, "rho": fl(rng.normal(size=[nc * (nc - 1) // 2])),
+               "kernel_type": kern, "kernel_params": kp, "classlabels_ints": labels, "post_transform": post},
+              opset=1, domain=ml, outputs=2, out_types=[i64, f], tol=tight)
+    for nc, post in ((3, "NONE"), (2, "NONE"), (2, "LOGISTIC")):
+        c.add(f"SVMClassifier.liblinear{nc}_{post.lower()}.f32", "SVMClassifier", [("x", xl)],
+              {"coefficients": fl(rng.normal(size=[nc, 5])), "rho": [0.3], "classlabels_ints": list(range(nc)),
+               "kernel_type": "LINEAR", "kernel_params": [0.0, 0.0, 0.0],
+               "post_transform": post}, opset=1, domain=ml, outputs=2, out_types=[i64, f], tol=tight)
+    c.add("SVMClassifier.ovo3_rbf.s64", "SVMClassifier", [("x", (xl * 2).astype(i64))],
+          {"support_vectors": fl(rng.normal(size=[5, 5])), "coefficients": fl(rng.normal(size=[2, 5])),
+           "vectors_per_class": [2, 2, 1], "rho": fl(rng.normal(size=[3])), "kernel_type": "RBF",
+           "kernel_params": [0.1, 0, 0], "classlabels_ints": [1, 2, 3]}, opset=1, domain=ml, outputs=2,
+          out_types=[i64, f], tol=tight)
     c.add("Normalizer.zero_row.f32", "Normalizer", [("x", np.array([[0, 0, 0], [1, -2, 2]], f))], {"norm": "L2"},
           opset=1, domain=ml, out_types=[f], tol=tight)
 
