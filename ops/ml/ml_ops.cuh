@@ -253,10 +253,53 @@ struct gk_svm_tables {
   const int64_t* start;  // [classes] first support vector of each class
   const int64_t* count;  // [classes] vectors_per_class
   const int64_t* labels; // [classes] classlabels_ints, or null: Y holds the class index
+  const float* prob_a;   // [pairs] Platt scaling, or null
+  const float* prob_b;
   int64_t classes;
   int32_t post;
   int32_t all_positive;  // every coefficient >= 0
 };
+
+// libsvm's multiclass_probability as ORT writes it (svmclassifier.h): the class
+// probabilities p [c] from the pair probabilities r [c, c]. q: [c, c], qp: [c].
+static GK_FN void gk_svm_couple(int64_t c, const float* r, float* q, float* qp, float* p) {
+  for (int64_t i = 0; i < c * c; ++i) q[i] = 0.0f;
+  const float eps = 0.005f / (float)c;
+  for (int64_t i = 0; i < c; ++i) {
+    p[i] = 1.0f / (float)c;
+    for (int64_t j = 0; j < i; ++j) {
+      q[i * c + i] += r[j * c + i] * r[j * c + i];
+      q[i * c + j] = q[j * c + i];
+    }
+    for (int64_t j = i + 1; j < c; ++j) {
+      q[i * c + i] += r[j * c + i] * r[j * c + i];
+      q[i * c + j] = -r[j * c + i] * r[i * c + j];
+    }
+  }
+  for (int loop = 0; loop < 100; ++loop) {
+    float pqp = 0.0f;
+    for (int64_t i = 0; i < c; ++i) {
+      qp[i] = 0.0f;
+      for (int64_t j = 0; j < c; ++j) qp[i] += q[i * c + j] * p[j];
+      pqp += p[i] * qp[i];
+    }
+    float max_error = 0.0f;
+    for (int64_t i = 0; i < c; ++i) {
+      const float e = qp[i] > pqp ? qp[i] - pqp : pqp - qp[i];
+      if (e > max_error) max_error = e;
+    }
+    if (max_error < eps) break;
+    for (int64_t i = 0; i < c; ++i) {
+      const float diff = (-qp[i] + pqp) / q[i * c + i];
+      p[i] += diff;
+      pqp = (pqp + diff * (diff * q[i * c + i] + 2.0f * qp[i])) / (1.0f + diff) / (1.0f + diff);
+      for (int64_t j = 0; j < c; ++j) {
+        qp[j] = (qp[j] + diff * q[i * c + j]) / (1.0f + diff);
+        p[j] /= (1.0f + diff);
+      }
+    }
+  }
+}
 
 // One row of SVMClassifier without prob_a/prob_b, as ORT's svmclassifier.cc: the
 // liblinear mode scores each class (K(x, w_c) + rho[0]) and takes the arg max (two
@@ -264,7 +307,9 @@ struct gk_svm_tables {
 // pair i < j (the two coefficient blocks against the kernels, summed in double,
 // plus its rho), votes i when > 0 else j, and takes the most voted class. Z: the
 // class scores, or the pair scores (two classes: the pair (1 - v, v) under a post
-// transform, v its logistic under LOGISTIC, else (-s, s)). work: [vectors + classes].
+// transform, v its logistic under LOGISTIC, else (-s, s)). With prob_a/prob_b (SVC
+// mode) Z is the class probabilities instead. work: [vectors + classes + 2 classes^2
+// + classes] (kernels, votes, pair probabilities and the coupling's Q, Qp).
 template <typename T>
 static GK_FN int64_t gk_svm_classify(const T* x, float* z, float* work, const gk_svm_tables& t,
                                      const gk_svm_params& p) {
@@ -299,6 +344,22 @@ static GK_FN int64_t gk_svm_classify(const T* x, float* z, float* work, const gk
   int64_t best = 0;
   for (int64_t k = 1; k < c; ++k)
     if (votes[k] > votes[best]) best = k;
+  if (t.prob_a) {
+    // Z: class probabilities from the pair scores (Platt), coupled as libsvm's
+    // multiclass_probability, then the post transform.
+    float* pairs = votes + c;  // [c, c] pair probabilities
+    int64_t at = 0;
+    for (int64_t i = 0; i + 1 < c; ++i)
+      for (int64_t j = i + 1; j < c; ++j, ++at) {
+        float v = 1.0f - (float)gk_tree_logistic((double)(z[at] * t.prob_a[at] + t.prob_b[at]));
+        v = v < 1.0e-7f ? 1.0e-7f : v > 1.0f - 1.0e-7f ? 1.0f - 1.0e-7f : v;
+        pairs[i * c + j] = v;
+        pairs[j * c + i] = 1.0f - v;
+      }
+    gk_svm_couple(c, pairs, pairs + c * c, pairs + 2 * c * c, z);
+    gk_tree_post(z, c, t.post);
+    return best;
+  }
   if (c > 2) {
     gk_tree_post(z, pair, t.post);
   } else {
@@ -318,12 +379,13 @@ static GK_FN int64_t gk_svm_classify(const T* x, float* z, float* work, const gk
   return best;
 }
 
-// Y [rows], Z [rows, width]; work: [rows, vectors + classes] scratch.
+// Y [rows], Z [rows, width]; work: gk_svm_classify's per row.
 template <typename T>
 GK_KERNEL void gk_svm_classifier(const T* GK_RESTRICT x, int64_t* GK_RESTRICT y, float* GK_RESTRICT z,
                                  float* GK_RESTRICT work, gk_svm_tables t, gk_svm_params p, int64_t width) {
   GK_KERNEL_LOOP(r, p.rows) {
-    const int64_t k = gk_svm_classify(x + r * p.features, z + r * width, work + r * (p.vectors + t.classes), t, p);
+    const int64_t k = gk_svm_classify(x + r * p.features, z + r * width,
+                                      work + r * (p.vectors + t.classes * (2 * t.classes + 2)), t, p);
     y[r] = t.labels ? t.labels[k] : k;
   }
 }

@@ -1,7 +1,7 @@
 // ai.onnx.ml SVMRegressor-1 and SVMClassifier-1 as ONNX Runtime computes them
 // (ops/ml/ml_ops.cuh): support vectors with their coefficients, or weight rows (the
-// liblinear mode), a LINEAR, POLY, RBF or SIGMOID kernel. SVMClassifier's Platt
-// probabilities (prob_a, prob_b) are not implemented; string labels are computed
+// liblinear mode), a LINEAR, POLY, RBF or SIGMOID kernel; SVMClassifier's Platt
+// probabilities (prob_a, prob_b) coupled as libsvm does. String labels are computed
 // on the host from X's value with the kernel's row function.
 #include "ops/ml/family.h"
 #include "ops/kernel_sources.h"
@@ -113,7 +113,7 @@ Status run_svm_regressor(KernelContext& ctx) {
 
 struct SvmClassAttrs {
   gk_svm_params p{};
-  std::vector<float> sv, coef, rho;
+  std::vector<float> sv, coef, rho, prob_a, prob_b;
   std::vector<int64_t> start, count, labels;
   std::vector<std::string> string_labels;
   int64_t classes = 0, width = 0;
@@ -122,18 +122,21 @@ struct SvmClassAttrs {
   ml::DeviceTables device;  // sv, coef, rho, start, count, labels
 
   gk_svm_tables tables(const float* s, const float* c, const float* r, const int64_t* st, const int64_t* n,
-                       const int64_t* l) const {
-    return {s, c, r, st, n, l, classes, post, all_positive ? 1 : 0};
+                       const int64_t* l, const float* pa, const float* pb) const {
+    return {s, c, r, st, n, l, prob_a.empty() ? nullptr : pa, prob_a.empty() ? nullptr : pb, classes, post,
+            all_positive ? 1 : 0};
   }
+  int64_t work() const { return p.vectors + classes * (2 * classes + 2); }
 };
 
 Result<ParsedAttrs> parse_svm_classifier(const AttrMap& a, const NodeView& node) {
   auto attrs = std::make_shared<SvmClassAttrs>();
   SvmClassAttrs& s = *attrs;
   const auto bad = [&](std::string what) { return invalid_model("{}: {}", node.describe(), what); };
-  GK_TRY(std::vector<float> prob_a, a.get_floats("prob_a"));
-  if (!prob_a.empty())
-    return unimplemented("{}: prob_a / prob_b (Platt probabilities) are not supported", node.describe());
+  GK_TRY(s.prob_a, a.get_floats("prob_a"));
+  GK_TRY(s.prob_b, a.get_floats("prob_b"));
+  if (s.prob_a.size() != s.prob_b.size())
+    return bad(fmt::format("{} prob_a but {} prob_b values", s.prob_a.size(), s.prob_b.size()));
   GK_TRY(s.sv, a.get_floats("support_vectors"));
   GK_TRY(s.coef, a.get_floats("coefficients"));
   GK_TRY(s.rho, a.get_floats("rho"));
@@ -179,7 +182,9 @@ Result<ParsedAttrs> parse_svm_classifier(const AttrMap& a, const NodeView& node)
                              (s.classes - 1) * vectors));
     if (static_cast<int64_t>(s.rho.size()) != pairs)
       return bad(fmt::format("{} rho values for {} class pairs", s.rho.size(), pairs));
-    s.width = s.classes > 2 ? pairs : 2;
+    if (!s.prob_a.empty() && static_cast<int64_t>(s.prob_a.size()) != pairs)
+      return bad(fmt::format("{} prob_a values for {} class pairs", s.prob_a.size(), pairs));
+    s.width = !s.prob_a.empty() ? s.classes : s.classes > 2 ? pairs : 2;
   } else {
     s.p.kernel = GK_SVM_LINEAR;  // the liblinear mode, as ORT sets it
     if (s.coef.empty() || s.coef.size() % static_cast<size_t>(s.classes) != 0)
@@ -195,6 +200,8 @@ Result<ParsedAttrs> parse_svm_classifier(const AttrMap& a, const NodeView& node)
   s.device.add(DType::kI64, s.start);
   s.device.add(DType::kI64, s.count);
   s.device.add(DType::kI64, s.labels);
+  s.device.add(DType::kF32, s.prob_a);
+  s.device.add(DType::kF32, s.prob_b);
   return ParsedAttrs(std::move(attrs));
 }
 
@@ -215,9 +222,10 @@ Status infer_svm_classifier(InferContext& ctx) {
   if (ctx.outputs.size() > 1) ctx.outputs[1] = {DType::kF32, Shape{rows, s.width}};
   if (!strings || !ctx.has_value(0)) return ok_status();
   const std::vector<double> xv = ctx.values[0]->to_f64_vector();
-  const gk_svm_tables t = s.tables(s.sv.data(), s.coef.data(), s.rho.data(), s.start.data(), s.count.data(), nullptr);
+  const gk_svm_tables t = s.tables(s.sv.data(), s.coef.data(), s.rho.data(), s.start.data(), s.count.data(), nullptr,
+                                   s.prob_a.data(), s.prob_b.data());
   GK_TRY(HostTensor z, HostTensor::allocate(DType::kF32, Shape{rows, s.width}));
-  std::vector<float> work(static_cast<size_t>(s.p.vectors + s.classes));
+  std::vector<float> work(static_cast<size_t>(s.work()));
   std::vector<std::string> y(static_cast<size_t>(rows));
   for (int64_t r = 0; r < rows; ++r) {
     const int64_t k = gk_svm_classify(xv.data() + r * s.p.features, z.mutable_data<float>() + r * s.width,
@@ -240,7 +248,7 @@ Status run_svm_classifier(KernelContext& ctx) {
   GK_TRY(std::vector<DevPtr> d, s.device.get(ctx));
   const auto f = [&](size_t i) { return reinterpret_cast<const float*>(static_cast<uintptr_t>(d[i])); };
   const auto n = [&](size_t i) { return reinterpret_cast<const int64_t*>(static_cast<uintptr_t>(d[i])); };
-  const gk_svm_tables t = s.tables(f(0), f(1), f(2), n(3), n(4), n(5));
+  const gk_svm_tables t = s.tables(f(0), f(1), f(2), n(3), n(4), n(5), f(6), f(7));
   DevPtr y = ctx.out(0).ptr, z = ctx.num_outputs() > 1 ? ctx.out(1).ptr : 0;
   if (!y) {
     GK_TRY(GkBuf b, ctx.scratch(DType::kI64, p.rows));
@@ -250,7 +258,7 @@ Status run_svm_classifier(KernelContext& ctx) {
     GK_TRY(GkBuf b, ctx.scratch(DType::kF32, p.rows * s.width));
     z = b.ptr();
   }
-  GK_TRY(GkBuf work, ctx.scratch(DType::kF32, p.rows * (p.vectors + s.classes)));
+  GK_TRY(GkBuf work, ctx.scratch(DType::kF32, p.rows * s.work()));
   KernelArgs args;
   args.ptr(x.ptr).ptr(y).ptr(z).ptr(work.ptr()).pod(t).pod(p).i64(s.width);
   return ctx.launch(kernel_sources::ml_ops, KernelName::format("gk_svm_classifier<{}>", {svm_input_type(x.dtype)}),

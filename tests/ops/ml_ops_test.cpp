@@ -550,9 +550,18 @@ TEST_CASE("SVMClassifier: one-vs-one votes by hand", "[ops][ml]") {
   REQUIRE(r.ok());
   CHECK(r->outputs[0].string_values() == std::vector<std::string>{"no", "yes"});
   check_close(r->outputs[1], {2, 2}, {-1.5, 1.5, 2.5, -2.5}, kTol);
-  c.attrs.set("prob_a", floats_attr({1}));
+  // Platt: p(0 over 1) = 1 - logistic(s * a + b) with a = -2, b = 0: row 0
+  // 1 - logistic(-3) = 0.952574; two classes couple to (p, 1 - p), which
+  // libsvm's iteration reaches within its stopping error 0.005 / classes (the
+  // exact ORT figures are the sweep's).
+  c.attrs.set("prob_a", floats_attr({-2}));
   c.attrs.set("prob_b", floats_attr({0}));
-  require_error(run_op_all_backends(c).status(), StatusCode::kUnimplemented, "prob_a / prob_b");
+  auto platt = run_op_all_backends(c);
+  REQUIRE(platt.ok());
+  CHECK(platt->outputs[0].string_values() == std::vector<std::string>{"no", "yes"});
+  check_close(platt->outputs[1], {2, 2}, {0.952574, 0.047426, 0.006693, 0.993307}, Tol{.rtol = 0, .atol = 2.5e-3});
+  c.attrs.set("prob_b", floats_attr({0, 1}));
+  require_error(run_op_all_backends(c).status(), StatusCode::kInvalidModel, "1 prob_a but 2 prob_b");
 }
 
 }  // namespace

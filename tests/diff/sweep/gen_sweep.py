@@ -1051,6 +1051,15 @@ def gen_ml(c):
                "vectors_per_class": per_class, "rho": fl(rng.normal(size=[nc * (nc - 1) // 2])),
                "kernel_type": kern, "kernel_params": kp, "classlabels_ints": labels, "post_transform": post},
               opset=1, domain=ml, outputs=2, out_types=[i64, f], tol=tight)
+    for name, per_class in (("platt3", [2, 3, 2]), ("platt2", [3, 2]), ("platt5", [1, 2, 1, 2, 1])):
+        nv, nc = sum(per_class), len(per_class)
+        pairs = nc * (nc - 1) // 2
+        c.add(f"SVMClassifier.{name}_rbf.f32", "SVMClassifier", [("x", xl)],
+              {"support_vectors": fl(rng.normal(size=[nv, 5])), "coefficients": fl(rng.normal(size=[nc - 1, nv])),
+               "vectors_per_class": per_class, "rho": fl(rng.normal(size=[pairs])), "kernel_type": "RBF",
+               "kernel_params": [0.3, 0.0, 0.0], "classlabels_ints": list(range(nc)),
+               "prob_a": fl(rng.uniform(-3, -0.5, size=[pairs])), "prob_b": fl(rng.normal(scale=0.2, size=[pairs]))},
+              opset=1, domain=ml, outputs=2, out_types=[i64, f], tol=tight)
     for nc, post in ((3, "NONE"), (2, "NONE"), (2, "LOGISTIC")):
         c.add(f"SVMClassifier.liblinear{nc}_{post.lower()}.f32", "SVMClassifier", [("x", xl)],
               {"coefficients": fl(rng.normal(size=[nc, 5])), "rho": [0.3], "classlabels_ints": list(range(nc)),
