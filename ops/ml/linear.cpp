@@ -270,11 +270,17 @@ Result<ParsedAttrs> refuse_map_op(const AttrMap&, const NodeView& node) {
   return unimplemented("{}: {} {}, and gkrun has no map values", node.describe(), op, what);
 }
 
+// Never reached: the parse above refuses every such node.
+Status infer_map_op(InferContext& ctx) { return refuse_map_op(AttrMap{}, ctx.node).status(); }
+Status run_map_op(KernelContext& ctx) {
+  return internal_error("{}: a map op reached run(); its parse refuses it", ctx.node().describe());
+}
+
 const OpImpl kLinearClassifier{&parse_linear_classifier, &infer_linear, &run_linear};
 const OpImpl kLinearRegressor{&parse_linear_regressor, &infer_linear, &run_linear};
 const OpImpl kScaler{&parse_scaler, &infer_scaler, &run_scaler};
 const OpImpl kNormalizer{&parse_normalizer, &infer_normalizer, &run_normalizer};
-const OpImpl kMapOp{&refuse_map_op, &infer_normalizer, &run_normalizer};
+const OpImpl kMapOp{&refuse_map_op, &infer_map_op, &run_map_op};
 
 const OpSchema kLinearSchemas[] = {
     {"ai.onnx.ml", "LinearClassifier", 1, kOpsetCurrent, &kLinearClassifier, {}},
