@@ -1,4 +1,5 @@
-// ai.onnx.ml LabelEncoder (1, 2, 4): maps each element through a key → value table.
+// ai.onnx.ml LabelEncoder (1, 2, 4) and CategoryMapper-1: map each element through a
+// key → value table.
 // Host-only like the string ops (ops/string/string_ops.h): string keys or values cannot
 // live on the device, and a numeric input is planned by value (host_inputs), so
 // the mapping runs in infer().
@@ -176,6 +177,35 @@ Result<ParsedAttrs> parse_label_encoder_1(const AttrMap& a, const NodeView& node
   return make_attrs(std::move(attrs));
 }
 
+// CategoryMapper-1: cats_strings[k] <-> cats_int64s[k]; a string input maps to its
+// int64 (default_int64 when absent), an int64 input to its string (default_string).
+Result<ParsedAttrs> parse_category_mapper(const AttrMap& a, const NodeView& node) {
+  std::vector<std::string> strings;
+  if (const Attribute* at = a.find("cats_strings")) {
+    if (at->kind != Attribute::Kind::kStrings)
+      return invalid_model("{}: attribute cats_strings must be strings, got {}", node.describe(),
+                           attribute_kind_name(at->kind));
+    strings = at->strings;
+  }
+  GK_TRY(std::vector<int64_t> ints, a.get_ints("cats_int64s"));
+  if (strings.size() != ints.size())
+    return invalid_model("{}: {} cats_strings but {} cats_int64s; they must pair up", node.describe(), strings.size(),
+                         ints.size());
+  Encoder to_int, to_string;
+  to_int.keys = Column{DType::kString, strings, {}, {}};
+  to_int.values = Column{DType::kI64, {}, ints, {}};
+  GK_TRY(to_int.fallback, default_for(a, node, DType::kI64, false));
+  to_string.keys = Column{DType::kI64, {}, ints, {}};
+  to_string.values = Column{DType::kString, strings, {}, {}};
+  GK_TRY(to_string.fallback, default_for(a, node, DType::kString, false));
+  to_int.index();
+  to_string.index();
+  LabelEncoderAttrs attrs;
+  attrs.encoders.push_back(std::move(to_int));
+  attrs.encoders.push_back(std::move(to_string));
+  return make_attrs(std::move(attrs));
+}
+
 template <typename T>
 void store_numbers(HostTensor& y, const std::vector<const Column*>& from, const std::vector<size_t>& row) {
   T* out = y.mutable_data<T>();
@@ -229,11 +259,13 @@ Status infer_label_encoder(InferContext& ctx) {
 
 const OpImpl kLabelEncoder1{&parse_label_encoder_1, &infer_label_encoder, &strings::run_host_only};
 const OpImpl kLabelEncoder{&parse_label_encoder, &infer_label_encoder, &strings::run_host_only};
+const OpImpl kCategoryMapper{&parse_category_mapper, &infer_label_encoder, &strings::run_host_only};
 
 const OpSchema kLabelEncoderSchemas[] = {
     {"ai.onnx.ml", "LabelEncoder", 1, 1, &kLabelEncoder1, {.host_inputs = 0b1}},
     {"ai.onnx.ml", "LabelEncoder", 2, 3, &kLabelEncoder, {.host_inputs = 0b1}},
     {"ai.onnx.ml", "LabelEncoder", 4, kOpsetCurrent, &kLabelEncoder, {.host_inputs = 0b1}},
+    {"ai.onnx.ml", "CategoryMapper", 1, kOpsetCurrent, &kCategoryMapper, {.host_inputs = 0b1}},
 };
 
 }  // namespace

@@ -1,15 +1,19 @@
-// ai.onnx.ml TreeEnsemble-5 and TreeEnsembleRegressor-1/3. Both flatten at parse
-// time into one forest (branch nodes, leaves with their votes, roots), checked
-// once (indices in range, no cycles), and run through one kernel
-// (ops/tree_ensemble/tree_ensemble.cuh).
+// ai.onnx.ml TreeEnsemble-5, TreeEnsembleRegressor-1/3 and TreeEnsembleClassifier-1/3.
+// All flatten at parse time into one forest (branch nodes, leaves with their votes,
+// roots), checked once (indices in range, no cycles), and walk it with one set of
+// row functions (ops/tree_ensemble/tree_ensemble.cuh): the classifier adds ONNX
+// Runtime's class rules on top of the regressor's sums.
 #include "ops/core/op.h"
 #include "ops/kernel_sources.h"
 #include "ops/tree_ensemble/tree_ensemble.cuh"
 #include "ops/common/ml_tables.h"
+#include "ops/string/string_ops.h"
 
 #include <algorithm>
 #include <cmath>
 #include <map>
+#include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -36,9 +40,20 @@ struct Forest {
   }
 };
 
+// TreeEnsembleClassifier's classes: its labels, and its base values, which it
+// adds by its own rules (gk_tree_classify), not as the forest's base.
+struct Classes {
+  std::vector<int64_t> labels;             // classlabels_int64s (empty for strings)
+  std::vector<std::string> string_labels;  // classlabels_strings
+  std::vector<double> base;
+  bool binary_case = false;  // two classes, every vote for one class id (ORT's rule)
+  bool all_positive = true;  // no negative class weight
+};
+
 struct TreeAttrs {
   Forest forest;
-  bool legacy = false;  // TreeEnsembleRegressor: any numeric input, float output
+  bool legacy = false;  // TreeEnsembleRegressor/Classifier: any numeric input, float output
+  std::optional<Classes> classes;  // TreeEnsembleClassifier
   ml::DeviceTables device;
 };
 
@@ -98,6 +113,10 @@ ParsedAttrs finish(std::shared_ptr<TreeAttrs> attrs) {
   attrs->device.add(DType::kI64, f.vote_target);
   attrs->device.add(DType::kF64, f.vote_weight);
   attrs->device.add(DType::kF64, f.base);
+  if (attrs->classes) {
+    attrs->device.add(DType::kI64, attrs->classes->labels);
+    attrs->device.add(DType::kF64, attrs->classes->base);
+  }
   return ParsedAttrs(std::move(attrs));
 }
 
@@ -190,11 +209,10 @@ Result<int32_t> named(const AttrMap& a, const NodeView& node, const std::string&
   return invalid_model("{}: {} '{}' is not recognised", node.describe(), name, s);
 }
 
-Result<ParsedAttrs> parse_tree_regressor(const AttrMap& a, const NodeView& node) {
+// The nodes_* and <votes>_* attributes of TreeEnsembleRegressor ("target") and
+// TreeEnsembleClassifier ("class") into `f` (its targets already set).
+Status parse_legacy_forest(const AttrMap& a, const NodeView& node, const std::string& votes_stem, Forest& f) {
   const auto bad = [&](std::string what) { return invalid_model("{}: {}", node.describe(), what); };
-  auto attrs = std::make_shared<TreeAttrs>();
-  attrs->legacy = true;
-  Forest& f = attrs->forest;
   GK_TRY(std::vector<int64_t> tree_ids, a.require_ints("nodes_treeids"));
   GK_TRY(std::vector<int64_t> node_ids, a.require_ints("nodes_nodeids"));
   GK_TRY(std::vector<int64_t> features, a.require_ints("nodes_featureids"));
@@ -202,13 +220,10 @@ Result<ParsedAttrs> parse_tree_regressor(const AttrMap& a, const NodeView& node)
   GK_TRY(std::vector<int64_t> false_ids, a.require_ints("nodes_falsenodeids"));
   GK_TRY(std::vector<int64_t> missing, a.get_ints("nodes_missing_value_tracks_true"));
   GK_TRY(std::vector<double> values, floats_or_tensor(a, node, "nodes_values"));
-  GK_TRY(std::vector<int64_t> vote_trees, a.get_ints("target_treeids"));
-  GK_TRY(std::vector<int64_t> vote_nodes, a.get_ints("target_nodeids"));
-  GK_TRY(std::vector<int64_t> vote_targets, a.get_ints("target_ids"));
-  GK_TRY(std::vector<double> vote_weights, floats_or_tensor(a, node, "target_weights"));
-  GK_TRY(f.base, floats_or_tensor(a, node, "base_values"));
-  GK_TRY(f.targets, a.get_int("n_targets", 1));
-  GK_TRY(f.aggregate, named(a, node, "aggregate_function", "SUM", {"AVERAGE", "SUM", "MIN", "MAX"}));
+  GK_TRY(std::vector<int64_t> vote_trees, a.get_ints(votes_stem + "_treeids"));
+  GK_TRY(std::vector<int64_t> vote_nodes, a.get_ints(votes_stem + "_nodeids"));
+  GK_TRY(std::vector<int64_t> vote_targets, a.get_ints(votes_stem + "_ids"));
+  GK_TRY(std::vector<double> vote_weights, floats_or_tensor(a, node, votes_stem + "_weights"));
   GK_TRY(f.post_transform,
          named(a, node, "post_transform", "NONE", {"NONE", "SOFTMAX", "LOGISTIC", "SOFTMAX_ZERO", "PROBIT"}));
   std::vector<std::string> modes;
@@ -220,7 +235,7 @@ Result<ParsedAttrs> parse_tree_regressor(const AttrMap& a, const NodeView& node)
     return bad(fmt::format("the nodes_* attributes must all hold {} values (nodes_treeids)", n));
   if (vote_nodes.size() != vote_trees.size() || vote_targets.size() != vote_trees.size() ||
       vote_weights.size() != vote_trees.size())
-    return bad("target_treeids, target_nodeids, target_ids and target_weights must have one length");
+    return bad(fmt::format("{0}_treeids, {0}_nodeids, {0}_ids and {0}_weights must have one length", votes_stem));
   static const char* kModes[] = {"BRANCH_LEQ", "BRANCH_LT", "BRANCH_GTE", "BRANCH_GT", "BRANCH_EQ", "BRANCH_NEQ"};
   // Each (tree, node id) becomes a branch ordinal or a leaf ordinal.
   std::map<std::pair<int64_t, int64_t>, size_t> where;
@@ -255,8 +270,9 @@ Result<ParsedAttrs> parse_tree_regressor(const AttrMap& a, const NodeView& node)
   std::vector<std::vector<size_t>> votes(static_cast<size_t>(leaf));
   for (size_t v = 0; v < vote_trees.size(); ++v) {
     GK_TRY(int64_t c, lookup(vote_trees[v], vote_nodes[v]));
-    if (c >= 0) return bad(fmt::format("a target vote names node {} of tree {}, which is not a LEAF", vote_nodes[v],
-                                       vote_trees[v]));
+    if (c >= 0)
+      return bad(fmt::format("a {} vote names node {} of tree {}, which is not a LEAF", votes_stem, vote_nodes[v],
+                             vote_trees[v]));
     votes[static_cast<size_t>(-(c + 1))].push_back(v);
   }
   for (const auto& list : votes) {
@@ -266,13 +282,58 @@ Result<ParsedAttrs> parse_tree_regressor(const AttrMap& a, const NodeView& node)
     }
     f.leaf_begin.push_back(static_cast<int64_t>(f.vote_target.size()));
   }
-  GK_RETURN_IF_ERROR(check_forest(f, node));
+  return check_forest(f, node);
+}
+
+Result<ParsedAttrs> parse_tree_regressor(const AttrMap& a, const NodeView& node) {
+  auto attrs = std::make_shared<TreeAttrs>();
+  attrs->legacy = true;
+  Forest& f = attrs->forest;
+  GK_TRY(f.base, floats_or_tensor(a, node, "base_values"));
+  GK_TRY(f.targets, a.get_int("n_targets", 1));
+  GK_TRY(f.aggregate, named(a, node, "aggregate_function", "SUM", {"AVERAGE", "SUM", "MIN", "MAX"}));
+  GK_RETURN_IF_ERROR(parse_legacy_forest(a, node, "target", f));
+  return finish(std::move(attrs));
+}
+
+// ---- TreeEnsembleClassifier-1/3 -------------------------------------------------------
+
+Result<ParsedAttrs> parse_tree_classifier(const AttrMap& a, const NodeView& node) {
+  auto attrs = std::make_shared<TreeAttrs>();
+  attrs->legacy = true;
+  Classes c;
+  GK_TRY(c.labels, a.get_ints("classlabels_int64s"));
+  if (const Attribute* at = a.find("classlabels_strings")) {
+    if (at->kind != Attribute::Kind::kStrings)
+      return invalid_model("{}: attribute classlabels_strings must be strings, got {}", node.describe(),
+                           attribute_kind_name(at->kind));
+    c.string_labels = at->strings;
+  }
+  if (c.labels.empty() == c.string_labels.empty())
+    return invalid_model("{}: exactly one of classlabels_int64s and classlabels_strings must be set",
+                         node.describe());
+  const size_t classes = c.labels.empty() ? c.string_labels.size() : c.labels.size();
+  // One class makes ORT score a single column and write two (its FinalizeScores1).
+  if (classes < 2)
+    return unimplemented("{}: {} class label; TreeEnsembleClassifier needs at least 2", node.describe(), classes);
+  GK_TRY(c.base, floats_or_tensor(a, node, "base_values"));
+  if (!c.base.empty() && c.base.size() != classes && !(classes == 2 && c.base.size() == 1))
+    return invalid_model("{}: {} base_values for {} classes", node.describe(), c.base.size(), classes);
+  Forest& f = attrs->forest;
+  f.targets = static_cast<int64_t>(classes);
+  f.aggregate = GK_TREE_SUM;
+  GK_RETURN_IF_ERROR(parse_legacy_forest(a, node, "class", f));
+  const std::set<int64_t> voted(f.vote_target.begin(), f.vote_target.end());
+  c.binary_case = classes == 2 && voted.size() == 1;
+  c.all_positive = std::none_of(f.vote_weight.begin(), f.vote_weight.end(), [](double w) { return w < 0; });
+  attrs->classes = std::move(c);
   return finish(std::move(attrs));
 }
 
 // ---- shared rule and launcher -----------------------------------------------------------
 
-Status infer_tree(InferContext& ctx) {
+// X's row count, after checking its type and that every feature a node reads exists.
+Result<int64_t> tree_rows(InferContext& ctx) {
   const auto& attrs = attrs_as<TreeAttrs>(ctx.attrs);
   const TensorType& x = ctx.in(0);
   const bool ok = attrs.legacy ? (x.dtype == DType::kF32 || x.dtype == DType::kF64 || x.dtype == DType::kI64 ||
@@ -287,41 +348,122 @@ Status infer_tree(InferContext& ctx) {
   if (attrs.forest.max_feature >= features && rows > 0)
     return invalid_argument("{}: a node reads feature {}, but X has {} features", ctx.node.describe(),
                             attrs.forest.max_feature, features);
-  ctx.outputs[0] = {attrs.legacy ? DType::kF32 : x.dtype, Shape{rows, attrs.forest.targets}};
+  return rows;
+}
+
+Status infer_tree(InferContext& ctx) {
+  const auto& attrs = attrs_as<TreeAttrs>(ctx.attrs);
+  GK_TRY(int64_t rows, tree_rows(ctx));
+  ctx.outputs[0] = {attrs.legacy ? DType::kF32 : ctx.in(0).dtype, Shape{rows, attrs.forest.targets}};
   return ok_status();
+}
+
+const double* data_or_null(const std::vector<double>& v) { return v.empty() ? nullptr : v.data(); }
+
+gk_tree_classes classes_table(const Classes& c, const int64_t* labels, const double* base) {
+  return {labels, base, static_cast<int64_t>(c.base.size()), c.binary_case ? 1 : 0, c.all_positive ? 1 : 0};
+}
+
+gk_tree_params tree_params(const Forest& f, int64_t rows, int64_t features) {
+  gk_tree_params p{};
+  p.rows = rows;
+  p.features = features;
+  p.trees = static_cast<int64_t>(f.roots.size());
+  p.nodes = f.branches();
+  p.targets = f.targets;
+  p.aggregate = f.aggregate;
+  p.post_transform = f.post_transform;
+  return p;
+}
+
+// String labels cannot live on the device: the classifier then computes on the
+// host from X's value (known at plan time, or read back by the executor when the
+// run computes it), through the device kernel's own row functions.
+Status classify_on_host(InferContext& ctx, const TreeAttrs& attrs, int64_t rows) {
+  const Forest& f = attrs.forest;
+  const Classes& c = *attrs.classes;
+  const std::vector<double> x = ctx.values[0]->to_f64_vector();
+  const int64_t n = f.targets, features = ctx.in(0).shape.back();
+  const gk_tree_tables t{f.nodes.data(), f.splits.data(), data_or_null(f.members), f.roots.data(),
+                         f.leaf_begin.data(), f.vote_target.data(), data_or_null(f.vote_weight), nullptr};
+  const gk_tree_params p = tree_params(f, rows, features);
+  const gk_tree_classes table = classes_table(c, nullptr, data_or_null(c.base));
+  GK_TRY(HostTensor z, HostTensor::allocate(DType::kF32, Shape{rows, n}));
+  std::vector<std::string> labels(static_cast<size_t>(rows));
+  std::vector<float> score(static_cast<size_t>(n)), has(static_cast<size_t>(n));
+  for (int64_t r = 0; r < rows; ++r) {
+    gk_tree_aggregate(x.data() + r * features, score.data(), has.data(), t, p);
+    bool literal = false;
+    const int64_t k = gk_tree_classify(score.data(), has.data(), z.mutable_data<float>() + r * n, table, n,
+                                       p.post_transform, &literal);
+    labels[static_cast<size_t>(r)] = c.string_labels[static_cast<size_t>(k)];
+  }
+  ctx.output_values.assign(ctx.outputs.size(), nullptr);
+  ctx.output_values[0] = std::make_shared<const HostTensor>(HostTensor::strings(Shape{rows}, std::move(labels)));
+  if (ctx.outputs.size() > 1) ctx.output_values[1] = std::make_shared<const HostTensor>(std::move(z));
+  return ok_status();
+}
+
+// Y: labels [N] (int64, or strings); Z: scores [N, classes], float.
+Status infer_tree_classifier(InferContext& ctx) {
+  const auto& attrs = attrs_as<TreeAttrs>(ctx.attrs);
+  GK_TRY(int64_t rows, tree_rows(ctx));
+  const bool strings = !attrs.classes->string_labels.empty();
+  ctx.outputs[0] = {strings ? DType::kString : DType::kI64, Shape{rows}};
+  if (ctx.outputs.size() > 1) ctx.outputs[1] = {DType::kF32, Shape{rows, attrs.forest.targets}};
+  if (strings && ctx.has_value(0)) return classify_on_host(ctx, attrs, rows);
+  return ok_status();
+}
+
+const char* tree_input_type(DType t) {
+  switch (t) {
+    case DType::kF32: return "float";
+    case DType::kF64: return "double";
+    case DType::kF16: return "gk_half";
+    case DType::kI32: return "int32_t";
+    case DType::kI64: return "int64_t";
+    default: return nullptr;
+  }
 }
 
 Status run_tree(KernelContext& ctx) {
   const auto& attrs = ctx.attrs<TreeAttrs>();
   const Forest& f = attrs.forest;
   const TensorRef &x = ctx.in(0), &y = ctx.out(0);
-  if (y.numel() == 0) return ok_status();
-  gk_tree_params p{};
-  p.rows = y.shape[0];
-  p.features = x.shape.back();
-  p.trees = static_cast<int64_t>(f.roots.size());
-  p.nodes = f.branches();
-  p.targets = f.targets;
-  p.aggregate = f.aggregate;
-  p.post_transform = f.post_transform;
+  const int64_t rows = x.shape.size() == 2 ? x.shape[0] : 1;
+  if (rows == 0 || f.targets == 0) return ok_status();
+  const gk_tree_params p = tree_params(f, rows, x.shape.back());
   GK_TRY(std::vector<DevPtr> d, attrs.device.get(ctx));
   const auto ptr = [&](size_t i) { return reinterpret_cast<const void*>(static_cast<uintptr_t>(d[i])); };
   gk_tree_tables t{static_cast<const int64_t*>(ptr(0)), static_cast<const double*>(ptr(1)),
                    static_cast<const double*>(ptr(2)), static_cast<const int64_t*>(ptr(3)),
                    static_cast<const int64_t*>(ptr(4)), static_cast<const int64_t*>(ptr(5)),
                    static_cast<const double*>(ptr(6)), static_cast<const double*>(ptr(7))};
+  const char* in = tree_input_type(x.dtype);
+  if (!in) return internal_error("{}: input type {}", ctx.node().describe(), dtype_name(x.dtype));
+  if (attrs.classes) {
+    if (y.dtype == DType::kString) return strings::run_host_only(ctx);
+    GK_TRY(GkBuf acc, ctx.scratch(DType::kF32, 2 * p.rows * p.targets));
+    DevPtr z = ctx.num_outputs() > 1 && ctx.out(1).ptr ? ctx.out(1).ptr : 0;
+    if (!z) {
+      GK_TRY(GkBuf scores, ctx.scratch(DType::kF32, p.rows * p.targets));
+      z = scores.ptr();
+    }
+    DevPtr labels = y.ptr;
+    if (!labels) {
+      GK_TRY(GkBuf scratch_labels, ctx.scratch(DType::kI64, p.rows));
+      labels = scratch_labels.ptr();
+    }
+    const gk_tree_classes c = classes_table(*attrs.classes, static_cast<const int64_t*>(ptr(8)),
+                                            static_cast<const double*>(ptr(9)));
+    KernelArgs args;
+    args.ptr(x.ptr).ptr(labels).ptr(z).ptr(acc.ptr()).pod(t).pod(p).pod(c);
+    return ctx.launch(kernel_sources::tree_ensemble, KernelName::format("gk_tree_classifier<{}, float>", {in}),
+                      grid_for(p.rows), args);
+  }
   const bool wide = y.dtype == DType::kF64;
   const bool extreme = f.aggregate == GK_TREE_MIN || f.aggregate == GK_TREE_MAX;
   GK_TRY(GkBuf acc, ctx.scratch(wide ? DType::kF64 : DType::kF32, p.rows * p.targets * (extreme ? 2 : 1)));
-  const char* in = nullptr;
-  switch (x.dtype) {
-    case DType::kF32: in = "float"; break;
-    case DType::kF64: in = "double"; break;
-    case DType::kF16: in = "gk_half"; break;
-    case DType::kI32: in = "int32_t"; break;
-    case DType::kI64: in = "int64_t"; break;
-    default: return internal_error("{}: input type {}", ctx.node().describe(), dtype_name(x.dtype));
-  }
   const char* out = y.dtype == DType::kF64 ? "double" : y.dtype == DType::kF16 ? "gk_half" : "float";
   KernelArgs args;
   args.ptr(x.ptr).ptr(y.ptr).ptr(acc.ptr()).pod(t).pod(p);
@@ -332,11 +474,14 @@ Status run_tree(KernelContext& ctx) {
 
 const OpImpl kTreeEnsemble{&parse_tree_ensemble, &infer_tree, &run_tree};
 const OpImpl kTreeRegressor{&parse_tree_regressor, &infer_tree, &run_tree};
+const OpImpl kTreeClassifier{&parse_tree_classifier, &infer_tree_classifier, &run_tree};
 
 const OpSchema kTreeSchemas[] = {
     {"ai.onnx.ml", "TreeEnsemble", 5, kOpsetCurrent, &kTreeEnsemble, {}},
     {"ai.onnx.ml", "TreeEnsembleRegressor", 1, 2, &kTreeRegressor, {}},
     {"ai.onnx.ml", "TreeEnsembleRegressor", 3, kOpsetCurrent, &kTreeRegressor, {}},
+    {"ai.onnx.ml", "TreeEnsembleClassifier", 1, 2, &kTreeClassifier, {}},
+    {"ai.onnx.ml", "TreeEnsembleClassifier", 3, kOpsetCurrent, &kTreeClassifier, {}},
 };
 
 }  // namespace

@@ -16,6 +16,11 @@ const CpuKernelEntry kTreeKernels[] = {
     GK_CPU_KERNEL(kRange, gk_tree_ensemble<double, float, float>),
     GK_CPU_KERNEL(kRange, gk_tree_ensemble<int32_t, float, float>),
     GK_CPU_KERNEL(kRange, gk_tree_ensemble<int64_t, float, float>),
+    // TreeEnsembleClassifier: int64 labels, float scores.
+    GK_CPU_KERNEL(kRange, gk_tree_classifier<float, float>),
+    GK_CPU_KERNEL(kRange, gk_tree_classifier<double, float>),
+    GK_CPU_KERNEL(kRange, gk_tree_classifier<int32_t, float>),
+    GK_CPU_KERNEL(kRange, gk_tree_classifier<int64_t, float>),
 };
 
 }  // namespace

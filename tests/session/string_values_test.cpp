@@ -141,6 +141,64 @@ TEST_CASE("strings at run time: a computed string feeds a string op and a Cast b
   CHECK(info.host_reads == 1);
 }
 
+TEST_CASE("strings at run time: TreeEnsembleClassifier's string labels for a computed X", "[session][strings]") {
+  // skl2onnx's classifier with string classes: X -> Relu (a device step) -> the
+  // stump x0 <= 0.5 ? "low" : "high", scores one-hot. 40 rows (80 elements, past
+  // the plan signature's 64) so the classifier runs when the run reaches it. A
+  // third class no leaf votes for keeps this off ORT's two-class rules.
+  auto proto = test::make_model(8, 13);
+  test::import_domain(proto, "ai.onnx.ml", 1);
+  auto* g = proto.mutable_graph();
+  add_info(g->mutable_input(), "x", kFloat, {-1, 2}, {"n", ""});
+  add_node(g, "Relu", {"x"}, {"rx"}, "relu");
+  auto* tc = add_node(g, "TreeEnsembleClassifier", {"rx"}, {"label", "scores"}, "forest", "ai.onnx.ml");
+  set_ints(tc, "nodes_treeids", {0, 0, 0});
+  set_ints(tc, "nodes_nodeids", {0, 1, 2});
+  set_ints(tc, "nodes_featureids", {0, 0, 0});
+  set_ints(tc, "nodes_truenodeids", {1, 0, 0});
+  set_ints(tc, "nodes_falsenodeids", {2, 0, 0});
+  set_ints(tc, "class_treeids", {0, 0});
+  set_ints(tc, "class_nodeids", {1, 2});
+  set_ints(tc, "class_ids", {0, 1});
+  const auto strings = [&](const char* name, std::vector<const char*> v) {
+    auto* a = tc->add_attribute();
+    a->set_name(name);
+    a->set_type(onnx::AttributeProto::STRINGS);
+    for (const char* x : v) a->add_strings(x);
+  };
+  const auto float_list = [&](const char* name, std::vector<float> v) {
+    auto* a = tc->add_attribute();
+    a->set_name(name);
+    a->set_type(onnx::AttributeProto::FLOATS);
+    for (float x : v) a->add_floats(x);
+  };
+  strings("nodes_modes", {"BRANCH_LEQ", "LEAF", "LEAF"});
+  strings("classlabels_strings", {"low", "high", "none"});
+  float_list("nodes_values", {0.5f, 0, 0});
+  float_list("class_weights", {1, 1});
+  add_info(g->mutable_output(), "label", kString, {-1}, {"n"});
+  add_info(g->mutable_output(), "scores", kFloat, {-1, 3}, {"n", ""});
+  auto s = open(proto);
+  const int64_t rows = 40;
+  std::vector<float> x;
+  std::vector<std::string> want;
+  std::vector<float> want_scores;
+  for (int64_t i = 0; i < rows; ++i) {
+    const float v = 0.05f * static_cast<float>(i) - 0.5f;  // Relu: 0 for the first 10 rows
+    x.push_back(v);
+    x.push_back(1.0f);
+    const bool low = std::max(v, 0.0f) <= 0.5f;
+    want.push_back(low ? "low" : "high");
+    want_scores.insert(want_scores.end(), {low ? 1.0f : 0.0f, low ? 0.0f : 1.0f, 0.0f});
+  }
+  RunInfo info;
+  auto r = s->run({{"x", floats({rows, 2}, x)}}, {}, &info);
+  REQUIRE(r.ok());
+  CHECK(output(*r, "label").string_values() == want);
+  CHECK(values_of(output(*r, "scores")) == want_scores);
+  CHECK(info.host_reads == 1);
+}
+
 TEST_CASE("strings: Cast of a constant to string is computed when the plan is built", "[session][strings]") {
   auto proto = test::make_model(8, 13);
   auto* g = proto.mutable_graph();

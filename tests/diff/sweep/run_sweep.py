@@ -7,7 +7,7 @@ Generates the corpus (gen_sweep.py), runs every case on ONNX Runtime in one node
 process (tools/ort/sweep_ort.js), then on gkrun's CPU backend through the Python
 module (PYTHONPATH=<build>/python), in a child process that the driver restarts
 past a case that kills it (that case is a disagreement, `crash`). Comparison:
-integers and bools exact, float32/float64 |d| <= 1e-4 + 1e-3 |ort|, float16
+integers and bools exact, float32/float64 |d| <= 1e-4 + 1e-3 |ort| (or the case's own tol), float16
 1e-2 + 1e-2 |ort|, NaN where ORT has NaN, shapes and dtypes exact; gkrun refusing
 a case ORT runs is a disagreement too. A case ORT refuses is not compared.
 
@@ -36,8 +36,8 @@ def tolerance(dt):
     return 1e-3, 1e-4
 
 
-def compare(got, want):
-    """'' when equal, else the kind and a short detail."""
+def compare(got, want, tol=None):
+    """'' when equal, else the kind and a short detail. tol: the case's own (rtol, atol) for floats."""
     if got.dtype != want.dtype:
         return f"dtype: gkrun {got.dtype}, ort {want.dtype}"
     if got.shape != want.shape:
@@ -49,7 +49,7 @@ def compare(got, want):
             return (f"int-values: {bad.size} of {got.size} differ, first at flat {i}: "
                     f"gkrun {got.reshape(-1)[i]}, ort {want.reshape(-1)[i]}")
         return ""
-    rtol, atol = tolerance(got.dtype)
+    rtol, atol = tol if tol else tolerance(got.dtype)
     g = got.astype(np.float64).reshape(-1)
     w = want.astype(np.float64).reshape(-1)
     gnan, wnan = np.isnan(g), np.isnan(w)
@@ -129,7 +129,7 @@ def classify(corpus, c, rec):
     if n_ort != rec["outputs"]:
         return "disagree", f"outputs: gkrun {rec['outputs']}, ort {n_ort}"
     for k in range(n_ort):
-        why = compare(np.load(d / f"gk_{k}.npy"), np.load(d / f"ort_{k}.npy"))
+        why = compare(np.load(d / f"gk_{k}.npy"), np.load(d / f"ort_{k}.npy"), c.get("tol"))
         if why:
             return "disagree", f"output {k}: {why}"
     return "agree", ""
