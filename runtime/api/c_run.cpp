@@ -20,10 +20,11 @@ struct Checked {
 gk::Result<Checked> check_input(const gkrun_tensor& t, size_t index) {
   if (!t.name) return gk::invalid_argument("input {}: name is NULL", index);
   const std::string name = t.name;
-  gk::Result<gk::DType> dtype = gk::dtype_from_code(t.dtype);
+  const int64_t code = gk::capi::dtype_code(t.dtype);
+  gk::Result<gk::DType> dtype = gk::dtype_from_code(code);
   if (!dtype.ok())
-    return gk::invalid_argument("input '{}': dtype code {} is not a tensor element type ({})", name,
-                                static_cast<int>(t.dtype), dtype.status().message());
+    return gk::invalid_argument("input '{}': dtype code {} is not a tensor element type ({})", name, code,
+                                dtype.status().message());
   if (t.rank && !t.shape) return gk::invalid_argument("input '{}': shape is NULL for rank {}", name, t.rank);
   Checked c;
   c.dtype = *dtype;
