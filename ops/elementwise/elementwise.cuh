@@ -52,12 +52,46 @@ static GK_FN A gk_ew_fmod(A a, A b) {
   }
 }
 
+// Integer Add, Sub and Mul wrap (two's complement) as ONNX Runtime's do. Computed
+// unsigned and at least 32 bits wide, so the arithmetic stays defined: signed
+// int32/int64 overflow, and 16-bit operands promoted to a signed int (65535 * 65535),
+// are undefined (UBSan, sweep cases Add.wrap.s32 and Mul.wrap.s32).
+template <bool Wide> struct gk_ew_uint { typedef unsigned int type; };
+template <> struct gk_ew_uint<true> { typedef unsigned long long type; };
+template <typename A>
+static GK_FN A gk_ew_wrap_add(A a, A b) {
+  if constexpr (gk_is_float_t<A>::value) {
+    return (A)(a + b);
+  } else {
+    typedef typename gk_ew_uint<(sizeof(A) > 4)>::type U;
+    return (A)((U)a + (U)b);
+  }
+}
+template <typename A>
+static GK_FN A gk_ew_wrap_sub(A a, A b) {
+  if constexpr (gk_is_float_t<A>::value) {
+    return (A)(a - b);
+  } else {
+    typedef typename gk_ew_uint<(sizeof(A) > 4)>::type U;
+    return (A)((U)a - (U)b);
+  }
+}
+template <typename A>
+static GK_FN A gk_ew_wrap_mul(A a, A b) {
+  if constexpr (gk_is_float_t<A>::value) {
+    return (A)(a * b);
+  } else {
+    typedef typename gk_ew_uint<(sizeof(A) > 4)>::type U;
+    return (A)((U)a * (U)b);
+  }
+}
+
 #define GK_EW_SAME_T template <typename T> using out_t = T;
 #define GK_EW_BOOL_T template <typename T> using out_t = bool;
 
-struct gk_op_add { GK_EW_SAME_T template <typename A> static GK_FN A apply(A a, A b) { return (A)(a + b); } };
-struct gk_op_sub { GK_EW_SAME_T template <typename A> static GK_FN A apply(A a, A b) { return (A)(a - b); } };
-struct gk_op_mul { GK_EW_SAME_T template <typename A> static GK_FN A apply(A a, A b) { return (A)(a * b); } };
+struct gk_op_add { GK_EW_SAME_T template <typename A> static GK_FN A apply(A a, A b) { return gk_ew_wrap_add(a, b); } };
+struct gk_op_sub { GK_EW_SAME_T template <typename A> static GK_FN A apply(A a, A b) { return gk_ew_wrap_sub(a, b); } };
+struct gk_op_mul { GK_EW_SAME_T template <typename A> static GK_FN A apply(A a, A b) { return gk_ew_wrap_mul(a, b); } };
 struct gk_op_div { GK_EW_SAME_T template <typename A> static GK_FN A apply(A a, A b) { return gk_ew_div(a, b); } };
 struct gk_op_mod { GK_EW_SAME_T template <typename A> static GK_FN A apply(A a, A b) { return gk_ew_mod(a, b); } };
 struct gk_op_fmod { GK_EW_SAME_T template <typename A> static GK_FN A apply(A a, A b) { return gk_ew_fmod(a, b); } };
