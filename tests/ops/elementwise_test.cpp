@@ -125,6 +125,16 @@ TEST_CASE("integer Add Sub and Mul wrap in two's complement", "[elementwise]") {
   CHECK(values_of<uint16_t>(run1("Mul", {u, u})) == std::vector<uint16_t>{1});
 }
 
+TEST_CASE("Pow of an integer base by a float exponent past the integer range gives its lowest value", "[elementwise]") {
+  // x86's conversion result, which ONNX Runtime shares; out of range or NaN, never undefined.
+  auto base = make_tensor(DType::kI32, {3}, {10, -1, 2});
+  auto e = f32({3}, {20.0f, 0.5f, 3.0f});
+  CHECK(values_of<int32_t>(run1("Pow", {base, e})) == std::vector<int32_t>{INT32_MIN, INT32_MIN, 8});
+  auto base64 = i64({2}, {10, 3});
+  auto e64 = f32({2}, {40.0f, 2.0f});
+  CHECK(values_of<int64_t>(run1("Pow", {base64, e64})) == std::vector<int64_t>{INT64_MIN, 9});
+}
+
 TEST_CASE("Mod follows the divisor's sign, fmod the dividend's", "[elementwise]") {
   auto a = make_tensor(DType::kI64, {4}, {7, -7, 7, -7});
   auto b = make_tensor(DType::kI64, {4}, {3, 3, -3, -3});
