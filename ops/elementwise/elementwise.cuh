@@ -52,12 +52,59 @@ static GK_FN A gk_ew_fmod(A a, A b) {
   }
 }
 
+// Integer Add, Sub and Mul wrap (two's complement) as ONNX Runtime's do. Computed
+// unsigned and at least 32 bits wide, so the arithmetic stays defined: signed
+// int32/int64 overflow, and 16-bit operands promoted to a signed int (65535 * 65535),
+// are undefined (UBSan, sweep cases Add.wrap.s32 and Mul.wrap.s32).
+template <bool Wide> struct gk_ew_uint { typedef unsigned int type; };
+template <> struct gk_ew_uint<true> { typedef unsigned long long type; };
+template <typename A>
+static GK_FN A gk_ew_wrap_add(A a, A b) {
+  if constexpr (gk_is_float_t<A>::value) {
+    return (A)(a + b);
+  } else {
+    typedef typename gk_ew_uint<(sizeof(A) > 4)>::type U;
+    return (A)((U)a + (U)b);
+  }
+}
+template <typename A>
+static GK_FN A gk_ew_wrap_sub(A a, A b) {
+  if constexpr (gk_is_float_t<A>::value) {
+    return (A)(a - b);
+  } else {
+    typedef typename gk_ew_uint<(sizeof(A) > 4)>::type U;
+    return (A)((U)a - (U)b);
+  }
+}
+template <typename A>
+static GK_FN A gk_ew_wrap_mul(A a, A b) {
+  if constexpr (gk_is_float_t<A>::value) {
+    return (A)(a * b);
+  } else {
+    typedef typename gk_ew_uint<(sizeof(A) > 4)>::type U;
+    return (A)((U)a * (U)b);
+  }
+}
+
+// A double result stored as a 32- or 64-bit signed integer: NaN and values out of
+// range give the type's lowest value, x86's cvttsd2si result, which the release
+// build returned and ONNX Runtime agrees with (sweep Pow.s32_f32, Pow.s64_f32); the
+// plain conversion is undefined there (UBSan float-cast-overflow).
+template <typename A>
+static GK_FN A gk_ew_from_double(double v) {
+  if constexpr (gk_is_signed_t<A>::value && sizeof(A) >= 4) {
+    const double lo = (double)gk_limits<A>::lowest();
+    if (!(v >= lo && v < -lo)) return gk_limits<A>::lowest();
+  }
+  return (A)v;
+}
+
 #define GK_EW_SAME_T template <typename T> using out_t = T;
 #define GK_EW_BOOL_T template <typename T> using out_t = bool;
 
-struct gk_op_add { GK_EW_SAME_T template <typename A> static GK_FN A apply(A a, A b) { return (A)(a + b); } };
-struct gk_op_sub { GK_EW_SAME_T template <typename A> static GK_FN A apply(A a, A b) { return (A)(a - b); } };
-struct gk_op_mul { GK_EW_SAME_T template <typename A> static GK_FN A apply(A a, A b) { return (A)(a * b); } };
+struct gk_op_add { GK_EW_SAME_T template <typename A> static GK_FN A apply(A a, A b) { return gk_ew_wrap_add(a, b); } };
+struct gk_op_sub { GK_EW_SAME_T template <typename A> static GK_FN A apply(A a, A b) { return gk_ew_wrap_sub(a, b); } };
+struct gk_op_mul { GK_EW_SAME_T template <typename A> static GK_FN A apply(A a, A b) { return gk_ew_wrap_mul(a, b); } };
 struct gk_op_div { GK_EW_SAME_T template <typename A> static GK_FN A apply(A a, A b) { return gk_ew_div(a, b); } };
 struct gk_op_mod { GK_EW_SAME_T template <typename A> static GK_FN A apply(A a, A b) { return gk_ew_mod(a, b); } };
 struct gk_op_fmod { GK_EW_SAME_T template <typename A> static GK_FN A apply(A a, A b) { return gk_ew_fmod(a, b); } };
@@ -100,7 +147,7 @@ struct gk_op_pow {
         return (A)gk_pow((float)a, (float)b);
       }
     } else if constexpr (gk_is_float_t<B>::value) {
-      return (A)gk_pow((double)a, (double)b);
+      return gk_ew_from_double<A>(gk_pow((double)a, (double)b));
     } else {
       if (gk_ew_negative(b)) {
         if (a == (A)1) return (A)1;

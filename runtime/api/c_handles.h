@@ -8,10 +8,13 @@
 #include "runtime/kit/profiler.h"
 #include "runtime/session.h"
 
+#include <cstdint>
+#include <cstring>
 #include <memory>
 #include <mutex>
 #include <new>
 #include <string>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -76,6 +79,16 @@ struct gkrun_values {
 };
 
 namespace gk::capi {
+
+// A C caller may store any int in a gkrun_dtype (a C enum is an int), but in C++
+// loading a value outside the enumerators' range (0..31 here) as the enum is
+// undefined (UBSan: "load of value 99, which is not a valid value for type
+// 'gkrun_dtype'"), so the code is read as its underlying integer.
+inline int64_t dtype_code(const gkrun_dtype& dtype) {
+  std::underlying_type_t<gkrun_dtype> raw;
+  std::memcpy(&raw, &dtype, sizeof raw);
+  return static_cast<int64_t>(raw);
+}
 
 inline gkrun_status* to_c(const Status& s) {
   if (s.ok()) return nullptr;

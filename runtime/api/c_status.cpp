@@ -41,13 +41,13 @@ const char* gkrun_code_name(gkrun_code code) {
 }
 
 const char* gkrun_dtype_name(gkrun_dtype dtype) {
-  gk::Result<gk::DType> t = gk::dtype_from_code(dtype);
+  gk::Result<gk::DType> t = gk::dtype_from_code(gk::capi::dtype_code(dtype));
   // dtype_name returns views of string literals, so .data() is NUL-terminated.
   return t.ok() ? gk::dtype_name(*t).data() : "undefined";
 }
 
 size_t gkrun_dtype_bytes(gkrun_dtype dtype, int64_t count) {
-  gk::Result<gk::DType> t = gk::dtype_from_code(dtype);
+  gk::Result<gk::DType> t = gk::dtype_from_code(gk::capi::dtype_code(dtype));
   if (!t.ok() || count < 0) return 0;
   if (*t == gk::DType::kString) return static_cast<size_t>(count) * sizeof(const char*);
   return gk::dtype_storage_bytes(*t, count);

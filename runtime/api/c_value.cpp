@@ -8,9 +8,10 @@
 namespace gk::capi {
 
 Result<CheckedTensor> check_tensor(const gkrun_tensor& t, const std::string& what) {
-  Result<DType> dtype = dtype_from_code(t.dtype);
+  const int64_t code = dtype_code(t.dtype);
+  Result<DType> dtype = dtype_from_code(code);
   if (!dtype.ok())
-    return invalid_argument("{}: dtype code {} is not a tensor element type ({})", what, static_cast<int>(t.dtype),
+    return invalid_argument("{}: dtype code {} is not a tensor element type ({})", what, code,
                             dtype.status().message());
   if (t.rank && !t.shape) return invalid_argument("{}: shape is NULL for rank {}", what, t.rank);
   CheckedTensor c;

@@ -29,7 +29,9 @@ class HostTensor {
   static HostTensor from_vector(DType dtype, Shape shape, const std::vector<T>& values) {
     auto t = allocate(dtype, std::move(shape));
     HostTensor out = std::move(t).value();
-    std::memcpy(out.mutable_bytes(), values.data(), std::min(out.bytes(), values.size() * sizeof(T)));
+    // memcpy from an empty vector's data() (null) is undefined even for 0 bytes (UBSan).
+    size_t n = std::min(out.bytes(), values.size() * sizeof(T));
+    if (n) std::memcpy(out.mutable_bytes(), values.data(), n);
     return out;
   }
 

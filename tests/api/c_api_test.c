@@ -87,6 +87,9 @@ int main(int argc, char** argv) {
   CHECK(strcmp(gkrun_version(), "0.2.0") == 0);
   CHECK(strcmp(gkrun_dtype_name(GKRUN_DTYPE_FLOAT16), "float16") == 0);
   CHECK(gkrun_dtype_bytes(GKRUN_DTYPE_INT64, 5) == 40);
+  /* A code no enumerator has (a C enum holds any int): named as such, never read as the enum. */
+  CHECK(strcmp(gkrun_dtype_name((gkrun_dtype)99), "undefined") == 0);
+  CHECK(gkrun_dtype_bytes((gkrun_dtype)99, 5) == 0);
   CHECK(gkrun_status_code(NULL) == GKRUN_OK);
 
   REQUIRE_OK(gkrun_options_create(&options));

@@ -76,6 +76,7 @@ TEST_CASE("cpu backend: SAXPY with a float scalar argument", "[backends][cpu]") 
   REQUIRE(d->launch(**k, linear(n), KernelArgs().f32(2.5f).ptr(px).ptr(py).i64(n)).ok());
   auto out = download<float>(*d, py, n);
   for (int64_t i = 0; i < n; ++i) REQUIRE(out[i] == std::fmaf(2.5f, x[i], y[i]));
+  for (DevPtr p : {px, py}) REQUIRE(d->free(p).ok());
 }
 
 TEST_CASE("cpu backend: a 2-D grid kernel covers every element once", "[backends][cpu]") {
@@ -91,6 +92,7 @@ TEST_CASE("cpu backend: a 2-D grid kernel covers every element once", "[backends
   auto v = download<float>(*d, out, rows * cols);
   for (int r = 0; r < rows; ++r)
     for (int col = 0; col < cols; ++col) REQUIRE(v[r * cols + col] == r * 1000.0f + col);
+  REQUIRE(d->free(out).ok());
 }
 
 TEST_CASE("cpu backend: int64 arithmetic is exact", "[backends][cpu]") {
@@ -104,6 +106,7 @@ TEST_CASE("cpu backend: int64 arithmetic is exact", "[backends][cpu]") {
   REQUIRE(d->launch(**k, linear(n), KernelArgs().ptr(pi).ptr(po).i64(3).i64(-(int64_t{1} << 41)).i64(n)).ok());
   auto out = download<int64_t>(*d, po, n);
   for (int64_t i = 0; i < n; ++i) REQUIRE(out[i] == in[i] * 3 - (int64_t{1} << 41));
+  for (DevPtr p : {pi, po}) REQUIRE(d->free(p).ok());
 }
 
 TEST_CASE("cpu backend: a grid that is not a multiple of the block", "[backends][cpu]") {
@@ -119,6 +122,7 @@ TEST_CASE("cpu backend: a grid that is not a multiple of the block", "[backends]
   auto out = download<double>(*d, po, n + 24);
   for (int64_t i = 0; i < n; ++i) REQUIRE(out[i] == in[i] * 0.125);
   for (int64_t i = n; i < n + 24; ++i) REQUIRE(out[i] == -1.0);  // untouched past n
+  for (DevPtr p : {pi, po}) REQUIRE(d->free(p).ok());
 }
 
 TEST_CASE("cpu backend: a struct argument passes by value", "[backends][cpu]") {
@@ -133,6 +137,7 @@ TEST_CASE("cpu backend: a struct argument passes by value", "[backends][cpu]") {
   REQUIRE(k.ok());
   REQUIRE(d->launch(**k, linear(4), KernelArgs().ptr(pi).ptr(po).pod(p).i64(4)).ok());
   REQUIRE(download<float>(*d, po, 4) == std::vector<float>{1, 3, 5, 7});
+  for (DevPtr p : {pi, po}) REQUIRE(d->free(p).ok());
 }
 
 TEST_CASE("cpu backend: errors are values", "[backends][cpu][errors]") {
