@@ -166,6 +166,7 @@ static void sequences(const char* dir) {
     parts[1].dtype = GKRUN_DTYPE_FLOAT32;
     REQUIRE_ERROR(gkrun_value_sequence(GKRUN_DTYPE_FLOAT32, parts, 2, &bad), GKRUN_INVALID_ARGUMENT,
                   "gkrun_value_sequence: element 1: float32 2 needs 8 bytes, got 16");
+    swapped[0] = in[0]; /* ints is freed */
     swapped[1] = NULL;
     REQUIRE_ERROR(gkrun_session_run_values(s, names, swapped, 2, &out), GKRUN_INVALID_ARGUMENT,
                   "input 'x': value is NULL");
