@@ -18,6 +18,17 @@ struct gk_roi_align_args {
   int32_t half_pixel;  // 1: shift the roi by -0.5 pixel; 0: output_half_pixel (opset 10)
 };
 
+// Output element i of a [rois, channels, pooled_h, pooled_w] result: its coordinates.
+static GK_FN void gk_roi_bin_of(int64_t i, int64_t channels, int64_t pooled_h, int64_t pooled_w, int64_t* r,
+                                int64_t* c, int64_t* ph, int64_t* pw) {
+  *pw = i % pooled_w;
+  const int64_t t1 = i / pooled_w;
+  *ph = t1 % pooled_h;
+  const int64_t t2 = t1 / pooled_h;
+  *c = t2 % channels;
+  *r = t2 / channels;
+}
+
 // Adaptive grid: ceil(bin size). A NaN or negative bin samples nothing; the cap
 // keeps a hostile roi from overflowing the count (2^20 is far past any image).
 template <typename A>
@@ -31,12 +42,8 @@ GK_KERNEL void gk_roi_align(const T* X, const T* rois, const int64_t* batch_indi
                             int32_t* flag, int64_t n) {
   typedef typename gk_acc<T>::type Acc;
   GK_KERNEL_LOOP(i, n) {
-    const int64_t pw = i % a.pooled_w;
-    const int64_t t1 = i / a.pooled_w;
-    const int64_t ph = t1 % a.pooled_h;
-    const int64_t t2 = t1 / a.pooled_h;
-    const int64_t c = t2 % a.channels;
-    const int64_t r = t2 / a.channels;
+    int64_t r, c, ph, pw;
+    gk_roi_bin_of(i, a.channels, a.pooled_h, a.pooled_w, &r, &c, &ph, &pw);
     int64_t b = batch_indices[r];
     if (b < 0 || b >= a.batch) {
       gk_raise(flag, 1);
@@ -125,12 +132,8 @@ template <typename T>
 GK_KERNEL void gk_max_roi_pool(const T* X, const T* rois, T* Y, gk_max_roi_pool_args a, int32_t* flag, int64_t n) {
   typedef typename gk_acc<T>::type Acc;
   GK_KERNEL_LOOP(i, n) {
-    const int64_t pw = i % a.pooled_w;
-    const int64_t t1 = i / a.pooled_w;
-    const int64_t ph = t1 % a.pooled_h;
-    const int64_t t2 = t1 / a.pooled_h;
-    const int64_t c = t2 % a.channels;
-    const int64_t r = t2 / a.channels;
+    int64_t r, c, ph, pw;
+    gk_roi_bin_of(i, a.channels, a.pooled_h, a.pooled_w, &r, &c, &ph, &pw);
     const T* roi = rois + r * 5;
     const Acc batch_id = (Acc)roi[0];
     int64_t b = batch_id >= (Acc)0 && batch_id < (Acc)a.batch ? (int64_t)batch_id : -1;

@@ -6,6 +6,7 @@
 #include "ops/core/op.h"
 #include "ops/kernel_sources.h"
 #include "ops/ml/ml_ops.cuh"
+#include "ops/common/ml_labels.h"
 #include "ops/common/ml_tables.h"
 #include "ops/string/string_ops.h"
 
@@ -133,10 +134,7 @@ Status classify_strings(InferContext& ctx, const LinearAttrs& l, int64_t rows) {
                                          l.intercepts.data(), z.mutable_data<float>() + r * width, p);
     y[static_cast<size_t>(r)] = l.string_labels[static_cast<size_t>(k)];
   }
-  ctx.output_values.assign(ctx.outputs.size(), nullptr);
-  ctx.output_values[0] = std::make_shared<const HostTensor>(HostTensor::strings(Shape{rows}, std::move(y)));
-  if (ctx.outputs.size() > 1) ctx.output_values[1] = std::make_shared<const HostTensor>(std::move(z));
-  return ok_status();
+  return ml::set_string_label_outputs(ctx, std::move(y), std::move(z));
 }
 
 Status infer_linear(InferContext& ctx) {

@@ -6,6 +6,7 @@
 #include "ops/core/op.h"
 #include "ops/kernel_sources.h"
 #include "ops/ml/ml_ops.cuh"
+#include "ops/common/ml_labels.h"
 #include "ops/common/ml_tables.h"
 #include "ops/string/string_ops.h"
 
@@ -232,10 +233,7 @@ Status infer_svm_classifier(InferContext& ctx) {
                                       work.data(), t, s.p);
     y[static_cast<size_t>(r)] = s.string_labels[static_cast<size_t>(k)];
   }
-  ctx.output_values.assign(ctx.outputs.size(), nullptr);
-  ctx.output_values[0] = std::make_shared<const HostTensor>(HostTensor::strings(Shape{rows}, std::move(y)));
-  if (ctx.outputs.size() > 1) ctx.output_values[1] = std::make_shared<const HostTensor>(std::move(z));
-  return ok_status();
+  return ml::set_string_label_outputs(ctx, std::move(y), std::move(z));
 }
 
 Status run_svm_classifier(KernelContext& ctx) {

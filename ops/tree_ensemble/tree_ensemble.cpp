@@ -6,6 +6,7 @@
 #include "ops/core/op.h"
 #include "ops/kernel_sources.h"
 #include "ops/tree_ensemble/tree_ensemble.cuh"
+#include "ops/common/ml_labels.h"
 #include "ops/common/ml_tables.h"
 #include "ops/string/string_ops.h"
 
@@ -398,10 +399,7 @@ Status classify_on_host(InferContext& ctx, const TreeAttrs& attrs, int64_t rows)
                                        p.post_transform, &literal);
     labels[static_cast<size_t>(r)] = c.string_labels[static_cast<size_t>(k)];
   }
-  ctx.output_values.assign(ctx.outputs.size(), nullptr);
-  ctx.output_values[0] = std::make_shared<const HostTensor>(HostTensor::strings(Shape{rows}, std::move(labels)));
-  if (ctx.outputs.size() > 1) ctx.output_values[1] = std::make_shared<const HostTensor>(std::move(z));
-  return ok_status();
+  return ml::set_string_label_outputs(ctx, std::move(labels), std::move(z));
 }
 
 // Y: labels [N] (int64, or strings); Z: scores [N, classes], float.
