@@ -15,9 +15,17 @@
 #define GK_EPI_LEAKY_RELU 7
 #define GK_EPI_TANH 8
 
-// F is float or double; the same formulas as the standalone activation ops.
+// F is float or double; the same formulas as the standalone activation ops. Forced
+// inline on the CPU: the epilogue loops (store_row_part) pass a constant kind and
+// vectorise only when the switch folds away; out of line, a 32x112x112 depthwise
+// with SiLU spent 78% of its time in calls (2.2 ms against 0.18 with Relu).
+#ifdef __CUDACC_RTC__
+#define GK_EPI_INLINE
+#else
+#define GK_EPI_INLINE __attribute__((always_inline))
+#endif
 template <typename F>
-static GK_FN F gk_epilogue_apply(F x, int32_t kind, float alpha, float beta) {
+static GK_FN GK_EPI_INLINE F gk_epilogue_apply(F x, int32_t kind, float alpha, float beta) {
   const F one = (F)1, zero = (F)0;
   switch (kind) {
     case GK_EPI_RELU: return x < zero ? zero : x;

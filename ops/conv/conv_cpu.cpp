@@ -308,9 +308,60 @@ inline bool depthwise_channel_block(const float* X, const float* W, const float*
   return true;
 }
 
+// Output rows [oh_a, oh_b) of plane `nc` (image * Cout + channel) through the plane
+// kernel (depthwise_micro.h, DepthwisePlane); false (nothing written) when a weight
+// is not finite, as depthwise_row.
+inline bool depthwise_plane_rows(const float* X, const float* W, const float* B, float* Y, const gk_conv_args& a,
+                                 const gk::cpu_conv::DepthwisePlaneKernel& pk, int64_t nc, int64_t oh_a,
+                                 int64_t oh_b, int32_t epi, float ea, float eb) {
+  const int64_t co = nc % a.Cout, KH = a.k[1], KW = a.k[2], taps = KH * KW;
+  const float* w = W + co * taps;
+  for (int64_t t = 0; t < taps; ++t)
+    if (!std::isfinite(w[t])) return false;
+  const int64_t H = a.in[1], Wd = a.in[2], OW = a.out[2], sw = a.s[2];
+  const int64_t vecs = (OW + pk.lanes - 1) / pk.lanes, reach = (KW - 1) * a.dil[2];
+  // Padded column c is input column c - pad; stride 2 keeps columns 2t and 2t + 1 apart.
+  const int64_t ld = sw == 1 ? vecs * pk.lanes + reach : vecs * pk.lanes + (reach >> 1) + 1;
+  const int64_t prow0 = oh_a * a.s[1] - a.pad[1];  // input row of plane row 0
+  const int64_t prows = (oh_b - 1 - oh_a) * a.s[1] + (KH - 1) * a.dil[1] + 1;
+  thread_local std::vector<float> plane, line, sums;
+  plane.resize(static_cast<size_t>(prows * ld * sw));
+  sums.resize(static_cast<size_t>((oh_b - oh_a) * vecs * pk.lanes));
+  const float* x = X + (nc / a.Cout * a.C + co / a.M) * H * Wd;
+  const int64_t wide = ld * sw;  // padded columns one plane row holds
+  const int64_t q_lo = std::clamp<int64_t>(a.pad[2], 0, wide), q_hi = std::clamp<int64_t>(Wd + a.pad[2], q_lo, wide);
+  if (sw == 2) line.resize(static_cast<size_t>(wide));
+  for (int64_t r = 0; r < prows; ++r) {
+    const int64_t ih = prow0 + r;
+    float* dst = sw == 1 ? plane.data() + r * ld : line.data();
+    if (ih < 0 || ih >= H) {
+      std::fill(dst, dst + wide, 0.0f);
+    } else {
+      std::fill(dst, dst + q_lo, 0.0f);
+      std::copy(x + ih * Wd + (q_lo - a.pad[2]), x + ih * Wd + (q_hi - a.pad[2]), dst + q_lo);
+      std::fill(dst + q_hi, dst + wide, 0.0f);
+    }
+    if (sw == 2) {
+      float* even = plane.data() + r * ld;
+      gk::cpu_conv::deinterleave_f32()(dst, ld, even, even + prows * ld);
+    }
+  }
+  const gk::cpu_conv::DepthwisePlane d{plane.data(), plane.data() + prows * ld, ld, w, KH, KW, a.dil[1], a.dil[2],
+                                       a.s[1], sw, oh_b - oh_a, vecs, sums.data(), vecs * pk.lanes};
+  pk.run(d);
+  // The output rows are contiguous in Y: one epilogue pass over all of them (row
+  // by row, a 7-wide row ran its SiLU in the scalar remainder loop).
+  float* sp = sums.data();
+  for (int64_t r = 1; r < oh_b - oh_a; ++r) std::memmove(sp + r * OW, sp + r * d.ldy, sizeof(float) * OW);
+  gk::cpu_gemm::store_row(sp, (oh_b - oh_a) * OW, Y + (nc * a.out[1] + oh_a) * OW, 1.0f, a.has_bias,
+                          a.has_bias ? B + co : nullptr, 0, 1.0f, epi, ea, eb);
+  return true;
+}
+
 // Rows of the output (image, channel, od, oh) per step; `n` (the element count the
-// CUDA kernel loops over) is implied by the geometry. f32 images at most 16 wide
-// take 16 whole channels at a time channels-last where the worker's rows hold them.
+// CUDA kernel loops over) is implied by the geometry. f32 2-D convs with stride 1 or
+// 2 along W take whole planes of the worker's rows; without a vector ISA, f32 images
+// at most 16 wide take 16 whole channels at a time channels-last.
 template <typename T>
 void gk_conv_depthwise(const T* X, const T* W, const T* B, T* Y, gk_conv_args a, int32_t epi, float ea, float eb,
                        int64_t n) {
@@ -318,7 +369,15 @@ void gk_conv_depthwise(const T* X, const T* W, const T* B, T* Y, gk_conv_args a,
   constexpr int64_t kChunk = 256;
   const int64_t rows = n / a.out[2], isz = a.in[0] * a.in[1] * a.in[2];
   const int64_t channel_rows = a.out[0] * a.out[1];
-  const bool channel_blocks = std::is_same_v<T, float> && a.out[2] <= 16 && a.M == 1 && a.k[0] == 1 &&
+  // Planes: 2-D, stride 1 or 2 along W (depthwise_plane_rows). They measured faster
+  // than the channels-last blocks even on narrow images (1 thread, AVX-512, with
+  // SiLU: 672x14x14 5x5 0.37 vs 0.78 ms, 480x14x14 3x3 0.23 vs 0.50, 1152x7x7 3x3
+  // 0.25 vs 0.39), which keep the other strides.
+  gk::cpu_conv::DepthwisePlaneKernel pk;
+  if constexpr (std::is_same_v<T, float>)
+    if (a.k[0] == 1 && a.in[0] == 1 && a.out[0] == 1 && (a.s[2] == 1 || a.s[2] == 2))
+      pk = gk::cpu_conv::depthwise_plane_f32();
+  const bool channel_blocks = std::is_same_v<T, float> && !pk.run && a.out[2] <= 16 && a.M == 1 && a.k[0] == 1 &&
                               a.in[0] == 1 && a.out[0] == 1;
   // Stride 2 by rows where it measured faster than the per-tap loop (1 thread,
   // AVX-512): 5x5 taps (72x80x80: 0.83 -> 0.57 ms; 144x56x56: 1.0 -> 0.64 ms) and
@@ -329,6 +388,13 @@ void gk_conv_depthwise(const T* X, const T* W, const T* B, T* Y, gk_conv_args a,
   Acc acc[kChunk], blk[kChunk];
   for (int64_t row = gk_part_begin(rows), end = gk_part_end(rows); row < end; ++row) {
     if constexpr (std::is_same_v<T, float>) {
+      if (pk.run) {
+        const int64_t oh_a = row % a.out[1], oh_b = std::min(a.out[1], oh_a + (end - row));
+        if (depthwise_plane_rows(X, W, B, Y, a, pk, row / a.out[1], oh_a, oh_b, epi, ea, eb)) {
+          row += oh_b - oh_a - 1;
+          continue;
+        }
+      }
       if (channel_blocks && row % channel_rows == 0) {
         const int64_t nc = row / channel_rows, co = nc % a.Cout;
         if (co + gk::cpu_conv::kDepthwiseLanes <= a.Cout && row + gk::cpu_conv::kDepthwiseLanes * channel_rows <= end &&

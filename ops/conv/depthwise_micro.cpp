@@ -51,4 +51,14 @@ DepthwiseChannelsFn depthwise_channels_f32() {
   }
 }
 
+DepthwisePlaneKernel depthwise_plane_f32() {
+  switch (active_cpu_isa()) {
+#if defined(__x86_64__)
+    case CpuIsa::kAvx512: return {16, &avx512::plane};
+    case CpuIsa::kAvx2Fma: return {8, &avx2::plane};
+#endif
+    default: return {};
+  }
+}
+
 }  // namespace gk::cpu_conv

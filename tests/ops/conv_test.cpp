@@ -175,6 +175,13 @@ TEST_CASE("Conv: f32 folds taps in blocks of 32 on every path and ISA, bit for b
       {{1, 48, 14, 14}, 48, 48, {5, 5}, {2, 2}, {2, 2, 2, 2}, {1, 1}},
       {{2, 20, 7, 7}, 20, 20, {7, 7}, {1, 1}, {3, 3, 3, 3}, {1, 1}},  // 49 taps: 32 + 17
       {{1, 16, 10, 12}, 16, 16, {3, 3}, {1, 1}, {2, 1, 2, 3}, {2, 2}},  // dilated, uneven pads
+      // Whole planes (DepthwisePlane): 8-row blocks and their remainders, 1-4
+      // vectors per row, stride 2 with odd widths and dilation, uneven pads.
+      {{1, 5, 28, 28}, 5, 5, {5, 5}, {1, 1}, {2, 2, 2, 2}, {1, 1}},
+      {{1, 3, 23, 112}, 3, 3, {3, 3}, {1, 1}, {1, 1, 1, 1}, {1, 1}},
+      {{1, 4, 19, 57}, 4, 4, {3, 3}, {2, 2}, {1, 1, 1, 1}, {1, 1}},
+      {{1, 2, 17, 64}, 2, 2, {3, 3}, {2, 2}, {2, 2, 2, 2}, {2, 2}},
+      {{1, 3, 11, 33}, 3, 3, {5, 3}, {3, 2}, {0, 2, 3, 1}, {1, 3}},
   };
   uint32_t seed = 700;
   for (const ConvCase& c : cases) {
