@@ -283,6 +283,7 @@ GK_KERNEL void gk_rnn_transpose(const T* src, T* dst, int64_t rows, int64_t k, i
   }
 }
 
+#ifdef __CUDACC_RTC__  // CPU twin: ops/rnn/rnn_cpu.cpp
 template <typename T>
 GK_KERNEL void gk_rnn_cell(const T* xw, const T* hr, const T* bias, const int32_t* lens, const T* h_in, T* h_out,
                            T* y, int32_t* flag, gk_rnn_params p) {
@@ -298,7 +299,9 @@ GK_KERNEL void gk_rnn_cell(const T* xw, const T* hr, const T* bias, const int32_
     if (y) y[gk_rnn_y_off(p, q)] = h;
   }
 }
+#endif
 
+#ifdef __CUDACC_RTC__  // CPU twins: ops/rnn/rnn_cpu.cpp (row at a time, activations vectorised)
 // GRU, first half: z and r into zr [dirs, batch, 2, hidden]; without
 // linear_before_reset also rh = r ⊙ H_{t-1}, the second GEMM's operand (zero past
 // a sequence's end).
@@ -345,7 +348,9 @@ GK_KERNEL void gk_gru_cell_h(const T* xw, const T* hh, int64_t hh_cols, int64_t 
     if (y) y[gk_rnn_y_off(p, q)] = h;
   }
 }
+#endif
 
+#ifdef __CUDACC_RTC__  // CPU twin: ops/rnn/rnn_cpu.cpp
 template <typename T>
 GK_KERNEL void gk_lstm_cell(const T* xw, const T* hr, const T* bias, const T* peep, const int32_t* lens,
                             const T* h_in, const T* c_in, T* h_out, T* c_out, T* y, int32_t* flag, gk_rnn_params p) {
@@ -362,6 +367,7 @@ GK_KERNEL void gk_lstm_cell(const T* xw, const T* hr, const T* bias, const T* pe
     gk_lstm_gates<T, T>(p, q, i, pre, peep, c_in, h_out, c_out, y);
   }
 }
+#endif
 
 // Moves a state between the internal [dirs, batch, hidden] form and the op's
 // initial_h/Y_h form ([batch, dirs, hidden] under layout 1). to_state with a null
