@@ -20,10 +20,10 @@ MicroKernel<float> micro_kernel_f32() {
 #if defined(__x86_64__)
     case CpuIsa::kAvx512: return {8, 32, &avx512::micro_vec<float, 8, 2, true>, &avx512::micro_vec<float, 8, 2, false>,
                                 &avx512::micro_vec<float, 8, 1, true>, &avx512::micro_vec<float, 8, 1, false>,
-                                64, &avx512::micro_vec<float, 1, 4, true>};
+                                64, &avx512::micro_row_blocks<float, 4, 4>};
     case CpuIsa::kAvx2Fma: return {6, 16, &avx2::micro_vec<float, 6, 2, true>, &avx2::micro_vec<float, 6, 2, false>,
                                 &avx2::micro_vec<float, 6, 1, true>, &avx2::micro_vec<float, 6, 1, false>,
-                                32, &avx2::micro_vec<float, 1, 4, true>};
+                                32, &avx2::micro_row_blocks<float, 4, 3>};
 #endif
     default: return {4, 16, &micro_portable<float, 4, 16, true>, &micro_portable<float, 4, 16>,
                  &micro_portable<float, 4, 8, true>, &micro_portable<float, 4, 8>,
@@ -36,10 +36,10 @@ MicroKernel<double> micro_kernel_f64() {
 #if defined(__x86_64__)
     case CpuIsa::kAvx512: return {8, 16, &avx512::micro_vec<double, 8, 2, true>, &avx512::micro_vec<double, 8, 2, false>,
                                 &avx512::micro_vec<double, 8, 1, true>, &avx512::micro_vec<double, 8, 1, false>,
-                                32, &avx512::micro_vec<double, 1, 4, true>};
+                                32, &avx512::micro_row_blocks<double, 4, 4>};
     case CpuIsa::kAvx2Fma: return {6, 8, &avx2::micro_vec<double, 6, 2, true>, &avx2::micro_vec<double, 6, 2, false>,
                                 &avx2::micro_vec<double, 6, 1, true>, &avx2::micro_vec<double, 6, 1, false>,
-                                16, &avx2::micro_vec<double, 1, 4, true>};
+                                16, &avx2::micro_row_blocks<double, 4, 3>};
 #endif
     default: return {4, 8, &micro_portable<double, 4, 8, true>, &micro_portable<double, 4, 8>,
                  &micro_portable<double, 4, 4, true>, &micro_portable<double, 4, 4>,
