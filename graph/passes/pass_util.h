@@ -44,6 +44,7 @@ Status eliminate_dead(Graph& g);
 Status remove_identity(Graph& g);
 Status fold_constants(Graph& g, HostEvaluator& eval, size_t max_bytes);
 Status fold_batchnorm(Graph& g);
+Status pretranspose_weights(Graph& g);
 Status fuse_activation(Graph& g);
 
 }  // namespace gk::passes

@@ -7,8 +7,8 @@
 namespace gk {
 namespace {
 
-constexpr std::array<std::string_view, 5> kPassNames = {"eliminate-dead", "remove-identity", "fold-constants",
-                                                         "fold-batchnorm", "fuse-activation"};
+constexpr std::array<std::string_view, 6> kPassNames = {"eliminate-dead",  "remove-identity",      "fold-constants",
+                                                         "fold-batchnorm",  "pretranspose-weights", "fuse-activation"};
 
 std::string known_names() {
   std::string s;
@@ -32,7 +32,8 @@ Status run_passes(Graph& graph, const PassOptions& options, HostEvaluator* eval)
 
   // Folding before BN folding turns Constant-fed BN parameters into initializers;
   // identity removal first exposes Conv -> BN and Conv -> Relu pairs split by an
-  // Identity; the final dead-node sweep drops what the others orphaned.
+  // Identity; weights are transposed after BN folding has rewritten them; the final
+  // dead-node sweep drops what the others orphaned.
   struct Step {
     std::string_view name;
     Status (*run)(Graph&, const PassOptions&, HostEvaluator*);
@@ -45,6 +46,8 @@ Status run_passes(Graph& graph, const PassOptions& options, HostEvaluator* eval)
          return e ? passes::fold_constants(g, *e, o.fold_max_bytes) : ok_status();
        }},
       {"fold-batchnorm", [](Graph& g, const PassOptions&, HostEvaluator*) { return passes::fold_batchnorm(g); }},
+      {"pretranspose-weights",
+       [](Graph& g, const PassOptions&, HostEvaluator*) { return passes::pretranspose_weights(g); }},
       {"fuse-activation", [](Graph& g, const PassOptions&, HostEvaluator*) { return passes::fuse_activation(g); }},
       {"eliminate-dead", [](Graph& g, const PassOptions&, HostEvaluator*) { return passes::eliminate_dead(g); }},
   };

@@ -108,7 +108,7 @@ GKRUN_API gkrun_status* gkrun_options_set_device(gkrun_options* options, int dev
 /* CPU worker threads; 0 (default): all cores. */
 GKRUN_API gkrun_status* gkrun_options_set_threads(gkrun_options* options, int threads);
 /* Turns a graph pass off by name ("eliminate-dead", "remove-identity",
- * "fold-constants", "fold-batchnorm", "fuse-activation"); an unknown name is
+ * "fold-constants", "fold-batchnorm", "pretranspose-weights", "fuse-activation"); an unknown name is
  * refused when the session opens. */
 GKRUN_API gkrun_status* gkrun_options_disable_pass(gkrun_options* options, const char* pass);
 /* CUDA graph capture of the second run of a shape (default on). */

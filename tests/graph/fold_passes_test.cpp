@@ -117,7 +117,7 @@ TEST_CASE("fold-batchnorm: Gemm with and without transB, bias scaled by beta", "
     int gemm = b.node("Gemm", "gemm", {a, bv, cv}, {"y"}, at);
     add_bn(b, b.out(gemm), kBn, "z");
     b.output(b.id("z"));
-    REQUIRE(run(b.g).ok());
+    REQUIRE(run(b.g, {"pretranspose-weights"}).ok());
     REQUIRE(op_types(b.g) == std::vector<std::string>{"Gemm"});
     const Node& n = b.g.nodes[0];
     CHECK(n.attrs.get_float("beta", 0).value() == 1.0f);
@@ -137,6 +137,55 @@ TEST_CASE("fold-batchnorm: Gemm with and without transB, bias scaled by beta", "
       CHECK(folded == Approx(bn_ref(kBn, col, y)).epsilon(1e-6));
     }
   }
+}
+
+TEST_CASE("pretranspose-weights: a constant transB weight is stored [K, N], a shared one copied", "[passes]") {
+  for (const bool shared : {false, true}) {
+    Builder b;
+    ValueId a = b.input("a");
+    // B [N = 2, K = 3] under transB = 1.
+    ValueId bv = b.init("B", f32({2, 3}, {1.0f, 2.0f, 3.0f, 4.0f, 5.0f, 6.0f}));
+    AttrMap at;
+    at.set("transB", int_attr(1));
+    at.set("alpha", float_attr(0.5f));
+    int gemm = b.node("Gemm", "gemm", {a, bv}, {"y"}, at);
+    b.output(b.out(gemm));
+    if (shared) {  // a second reader keeps the original layout
+      int other = b.node("Gemm", "gemm2", {a, bv}, {"y2"}, at);
+      b.output(b.out(other));
+    }
+    REQUIRE(run(b.g).ok());
+    for (const Node& n : b.g.nodes) {
+      CHECK(n.attrs.get_int("transB", 1).value() == 0);
+      CHECK(n.attrs.get_float("alpha", 0).value() == 0.5f);
+      CHECK(values_of(b.g, n.inputs[1]) == std::vector<double>{1, 4, 2, 5, 3, 6});
+      CHECK(b.g.values[n.inputs[1]].dims.size() == 2);
+      CHECK(b.g.values[n.inputs[1]].dims[0].value == 3);
+    }
+    CHECK((b.g.nodes[0].inputs[1] == bv) == !shared);  // kept in place only when private
+  }
+}
+
+TEST_CASE("pretranspose-weights: left alone without transB, for a computed B and when disabled", "[passes]") {
+  Builder b;
+  ValueId a = b.input("a"), bx = b.input("bx");
+  ValueId bv = b.init("B", f32({3, 2}, {1.0f, 2.0f, 3.0f, 4.0f, 5.0f, 6.0f}));
+  AttrMap at;
+  at.set("transB", int_attr(1));
+  b.output(b.out(b.node("Gemm", "plain", {a, bv}, {"y"})));
+  b.output(b.out(b.node("Gemm", "computed", {a, bx}, {"y2"}, at)));
+  REQUIRE(run(b.g).ok());
+  CHECK(b.g.nodes[0].inputs[1] == bv);
+  CHECK(values_of(b.g, bv) == std::vector<double>{1, 2, 3, 4, 5, 6});
+  CHECK(b.g.nodes[1].attrs.get_int("transB", 0).value() == 1);
+
+  Builder c;
+  ValueId ca = c.input("a");
+  ValueId cb = c.init("B", f32({2, 3}, {1.0f, 2.0f, 3.0f, 4.0f, 5.0f, 6.0f}));
+  c.output(c.out(c.node("Gemm", "gemm", {ca, cb}, {"y"}, at)));
+  REQUIRE(run(c.g, {"pretranspose-weights"}).ok());
+  CHECK(c.g.nodes[0].attrs.get_int("transB", 0).value() == 1);
+  CHECK(values_of(c.g, cb) == std::vector<double>{1, 2, 3, 4, 5, 6});
 }
 
 TEST_CASE("fold-batchnorm: f16 weights stay f16, rounded from the double result", "[passes]") {

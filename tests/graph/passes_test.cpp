@@ -187,7 +187,7 @@ TEST_CASE("eliminate-dead: nodes reaching no output go, outputs stay", "[passes]
 TEST_CASE("passes: names, unknown names, covers, and no-op on graphs without patterns", "[passes]") {
   std::vector<std::string> names(pass_names().begin(), pass_names().end());
   CHECK(names == std::vector<std::string>{"eliminate-dead", "remove-identity", "fold-constants", "fold-batchnorm",
-                                          "fuse-activation"});
+                                          "pretranspose-weights", "fuse-activation"});
   Builder b;
   ValueId x = b.input("x");
   ValueId w = b.init("w", f32({1}, {2}));
