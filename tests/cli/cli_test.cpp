@@ -125,6 +125,38 @@ TEST_CASE("gkrun runs a model and prints outputs and timing", "[cli]") {
   CHECK_THAT(r.out, Catch::Contains("first run"));
 }
 
+// Random inputs of every declared type: found by scripts/mutate_cli.py, where both
+// models ended `gkrun MODEL` with SIGSEGV (the random-input maker took the value of
+// a failed allocation).
+TEST_CASE("gkrun makes random string inputs and refuses an input of undefined type", "[cli][errors]") {
+  SECTION("a string input gets random words") {
+    const fs::path model = kData / "node" / "test_ai_onnx_ml_label_encoder_string_int_no_default" / "model.onnx";
+    gk::test::skip_unless_exists(model, "the ONNX backend test data");
+    Result r = gkrun(model.string() + " --backend cpu --seed 28");
+    INFO(r.err);
+    REQUIRE(r.code == 0);
+    CHECK_THAT(r.out, Catch::Contains("input  X  string  5"));
+    CHECK_THAT(r.out, Catch::Contains("output Y  int64  5"));
+  }
+  SECTION("an input whose elem_type is 0 (undefined) is an error, not a signal") {
+    onnx::ModelProto m;
+    {
+      std::ifstream f(relu_model(), std::ios::binary);
+      REQUIRE(m.ParseFromIstream(&f));
+    }
+    m.mutable_graph()->mutable_input(0)->mutable_type()->mutable_tensor_type()->set_elem_type(0);
+    const fs::path p = temp_dir() / "undefined_input.onnx";
+    {
+      std::ofstream f(p, std::ios::binary);
+      REQUIRE(m.SerializeToOstream(&f));
+    }
+    Result r = gkrun(p.string() + " --backend cpu");
+    CHECK(r.code == 2);
+    CHECK(lines(r.err) == 1);
+    CHECK_THAT(r.err, Catch::Contains("undefined"));
+  }
+}
+
 TEST_CASE("gkrun reads an .npy input and saves outputs", "[cli]") {
   fs::path in = temp_dir() / "x.npy";
   write_npy_f32(in, "(2, 3)", 6);

@@ -103,11 +103,20 @@ Result<std::map<std::string, std::string>> parse_pairs(const std::vector<std::st
 
 namespace {
 
-HostTensor random_tensor(DType dtype, const Shape& shape, std::mt19937_64& rng) {
-  HostTensor t = std::move(HostTensor::allocate(dtype, shape)).value();
-  const int64_t n = t.numel();
+// A model declares any element type and shape: a string input gets short random
+// words, and a type or size no tensor can have is the error allocate names (the
+// mutation run of scripts/mutate_cli.py met both as a SIGSEGV of `gkrun MODEL`).
+Result<HostTensor> random_tensor(DType dtype, const Shape& shape, std::mt19937_64& rng) {
   std::uniform_real_distribution<double> unit(0.0, 1.0);
   std::uniform_int_distribution<int64_t> ids(0, 9);
+  if (dtype == DType::kString) {
+    GK_TRY(const int64_t count, checked_numel(shape));
+    std::vector<std::string> words(static_cast<size_t>(count));
+    for (std::string& w : words) w = std::string(1 + rng() % 4, static_cast<char>('a' + ids(rng)));
+    return HostTensor::strings(shape, std::move(words));
+  }
+  GK_TRY(HostTensor t, HostTensor::allocate(dtype, shape));
+  const int64_t n = t.numel();
   if (dtype_is_float(dtype)) {
     std::vector<float> v(n);
     for (auto& x : v) x = static_cast<float>(unit(rng));
@@ -131,7 +140,7 @@ HostTensor random_tensor(DType dtype, const Shape& shape, std::mt19937_64& rng) 
       default: break;
     }
   }
-  if (!halves.empty()) return std::move(tensor_from_f64(dtype, shape, halves)).value();
+  if (!halves.empty()) return tensor_from_f64(dtype, shape, halves);
   return t;
 }
 
@@ -169,7 +178,8 @@ Result<std::vector<NamedTensor>> make_inputs(const Session& session, const Model
         shape.push_back(d.value);
       }
     }
-    out.push_back({in.name, random_tensor(in.dtype, shape, rng)});
+    GK_TRY(HostTensor t, random_tensor(in.dtype, shape, rng));
+    out.push_back({in.name, std::move(t)});
   }
   return out;
 }
