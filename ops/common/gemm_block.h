@@ -128,23 +128,33 @@ inline void a_strip(const AOperand<Acc>& A, const MicroKernel<Acc>& mk, int is, 
 // (the strips' rows and columns; nothing needs zeroing first). A (a_operand) is
 // reused across column tiles; pack_b(k0, kc, Bp) fills Bp[kk * kTile + j] for all
 // j < kTile (zero past nt). kKc is a multiple of the K block, so every
-// micro-kernel call starts on a block boundary.
+// micro-kernel call starts on a block boundary. A pack_b(k0, kc, Bp, live) that
+// returns a count n < kc has left rows out: only live[0 .. n) are summed (the
+// live-term blocks; the caller vouches that each row left out adds +-0).
 template <typename Acc, class PackB>
 void gemm_tile(int64_t mt, int64_t nt, int64_t K, const AOperand<Acc>& A, const MicroKernel<Acc>& mk,
                const PackB& pack_b, Acc* acc) {
-  static_assert(kKc % kKBlock == 0);
+  static_assert(kKc % kKBlock == 0 && kKc <= 32767);
+  constexpr bool kMayDrop = std::is_invocable_r_v<int, PackB, int64_t, int, Acc*, int16_t*>;
   alignas(64) Acc bp[kKc * kTile];
+  int16_t live[kMayDrop ? kKc : 1];
   const int mstrips = static_cast<int>((mt + mk.mr - 1) / mk.mr), nstrips = static_cast<int>((nt + mk.nr - 1) / mk.nr);
   if (K == 0) std::fill(acc, acc + panel_rows(mt) * kTile, Acc(0));  // an empty sum: no call stores
   for (int64_t k0 = 0; k0 < K; k0 += kKc) {
     const int kc = static_cast<int>(std::min<int64_t>(kKc, K - k0));
-    pack_b(k0, kc, bp);
+    int nlive = kc;
+    if constexpr (kMayDrop) nlive = pack_b(k0, kc, bp, live);
+    else pack_b(k0, kc, bp);
     for (int js = 0; js < nstrips; ++js)
       for (int is = 0; is < mstrips; ++is) {
         MicroArgs<Acc> m{kc, 1, 0, nullptr, 0, 0, bp + js * mk.nr, kTile, acc + is * mk.mr * kTile + js * mk.nr,
                          kTile, k0 == 0};
         void (*run)(const MicroArgs<Acc>&);
         a_strip(A, mk, is, mstrips, k0, nt - js * mk.nr, m, &run);
+        if (nlive < kc) {
+          m.live = live, m.nlive = nlive;
+          run = m.ars == 1 ? mk.run_live : mk.run_rows_live;
+        }
         run(m);
       }
   }

@@ -35,6 +35,14 @@ struct MicroArgs {
   Acc* c;
   int64_t ldc;
   bool first;
+  // The live-term blocks (run_live): only terms live[0 .. nlive) of the call's
+  // `rows` (ascending; kws == 1) are summed, each still in the block of 32 its
+  // index gives. A term left out is one whose product is exactly +-0 (a tap that
+  // reads only padding, times a finite weight): inside a block sum that starts
+  // from +0 it changes no bit, and a block with none left is +0, so the fold and
+  // its bits are the dense kernel's.
+  const int16_t* live = nullptr;
+  int nlive = 0;
 };
 
 template <typename Acc>
@@ -51,6 +59,9 @@ struct MicroKernel {
   // rows of zeros; B is read where it lies (gemm_block.h).
   int row_cols = 0;
   void (*run_row)(const MicroArgs<Acc>& m) = nullptr;
+  // mr x nr over the live terms only (MicroArgs::live), ars == 1 and any ars.
+  void (*run_live)(const MicroArgs<Acc>& m) = nullptr;
+  void (*run_rows_live)(const MicroArgs<Acc>& m) = nullptr;
 };
 
 // The kernel for the active ISA (float, double); other accumulator types use the
@@ -84,13 +95,37 @@ void micro_portable(const MicroArgs<Acc>& m) {
   }
 }
 
+// The portable live-term block: micro_portable's fold over m.live's terms.
+template <typename Acc, int MR, int NR, bool kUnitRows = false>
+void micro_portable_live(const MicroArgs<Acc>& m) {
+  const int64_t ars = kUnitRows ? 1 : m.ars;
+  bool first = m.first;
+  int li = 0;
+  for (int64_t t0 = 0; t0 < m.rows; t0 += kKBlock) {
+    const int64_t t1 = m.rows - t0 < kKBlock ? m.rows : t0 + kKBlock;
+    Acc r[MR][NR];
+    for (int i = 0; i < MR; ++i)
+      for (int j = 0; j < NR; ++j) r[i][j] = Acc(0);
+    for (; li < m.nlive && m.live[li] < t1; ++li) {
+      const Acc* a = m.a + m.live[li] * m.lda;
+      const Acc* b = m.b + m.live[li] * m.ldb;
+      for (int i = 0; i < MR; ++i)
+        for (int j = 0; j < NR; ++j) r[i][j] = gk_madd(a[i * ars], b[j], r[i][j]);
+    }
+    for (int i = 0; i < MR; ++i)
+      for (int j = 0; j < NR; ++j) m.c[i * m.ldc + j] = first ? r[i][j] : m.c[i * m.ldc + j] + r[i][j];
+    first = false;
+  }
+}
+
 template <typename Acc>
 inline MicroKernel<Acc> micro_kernel() {
   if constexpr (std::is_same_v<Acc, float>) return micro_kernel_f32();
   else if constexpr (std::is_same_v<Acc, double>) return micro_kernel_f64();
   else
-    return {4, 16, &micro_portable<Acc, 4, 16, true>, &micro_portable<Acc, 4, 16>, &micro_portable<Acc, 4, 8, true>,
-            &micro_portable<Acc, 4, 8>, 16, &micro_portable<Acc, 1, 16, true>};
+    return {4,  16, &micro_portable<Acc, 4, 16, true>, &micro_portable<Acc, 4, 16>, &micro_portable<Acc, 4, 8, true>,
+            &micro_portable<Acc, 4, 8>, 16, &micro_portable<Acc, 1, 16, true>, &micro_portable_live<Acc, 4, 16, true>,
+            &micro_portable_live<Acc, 4, 16>};
 }
 
 }  // namespace gk::cpu_gemm

@@ -14,13 +14,45 @@
 #include "ops/kernel_sources.h"
 #include "ops/core/kernel_types.h"
 
+#include <atomic>
+#include <cmath>
+#include <limits>
+
 namespace gk {
 namespace {
 
 struct ConvAttrs {
   WindowAttrs window;
   int64_t group = 1;
+  // Whether the node's constant W is finite (gk_conv_args::finite_w): -1 until the
+  // first run scans it; a node's plan-time value never changes.
+  mutable std::atomic<int8_t> finite_w{-1};
 };
+
+template <typename T>
+bool all_finite(const T* v, int64_t n) {
+  bool finite = true;
+  for (int64_t i = 0; i < n; ++i) finite &= std::abs(v[i]) <= std::numeric_limits<T>::max();
+  return finite;
+}
+
+// 1 when W is a plan-time constant with no Inf or NaN (scanned on the node's
+// first run, not again), else 0.
+int32_t weights_known_finite(const ConvAttrs& at, const TensorRef& wt) {
+  if (wt.host == nullptr) return 0;
+  int8_t v = at.finite_w.load(std::memory_order_relaxed);
+  if (v < 0) {
+    const HostTensor& h = *wt.host;
+    bool finite = true;
+    if (h.dtype() == DType::kF32) finite = all_finite(h.data<float>(), h.numel());
+    else if (h.dtype() == DType::kF64) finite = all_finite(h.data<double>(), h.numel());
+    else  // f16, bf16 (is_conv_dtype)
+      for (int64_t i = 0; i < h.numel() && finite; ++i) finite = std::isfinite(h.as_f64(i));
+    v = finite ? 1 : 0;
+    at.finite_w.store(v, std::memory_order_relaxed);
+  }
+  return v;
+}
 
 Result<ParsedAttrs> parse_conv(const AttrMap& attrs, const NodeView& node) {
   auto a = std::make_shared<ConvAttrs>();
@@ -76,6 +108,7 @@ Status run_conv(KernelContext& ctx) {
   if (!is_conv_dtype(x.dtype)) return unsupported_dtype(ctx.node(), x.dtype);
   const Window& w = g.w;
   gk_conv_args a = conv_args(w, g.N, g.C, g.Cout, at.group, has_b);
+  a.finite_w = weights_known_finite(at, wt);
   const Epilogue& epi = ctx.node().epilogue;
   const DevPtr bias = has_b ? ctx.in(2).ptr : x.ptr;
 

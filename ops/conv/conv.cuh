@@ -15,7 +15,11 @@ struct gk_conv_args {
   int64_t Cout, M;   // output channels, per group
   int64_t group, batch;  // batch = images * group
   int64_t K, P;      // Cg * kernel volume, output spatial volume
-  int32_t has_bias, pad_;
+  int32_t has_bias;
+  // 1 when W is a plan-time constant with no Inf or NaN: the CPU kernel may then
+  // leave out taps that read only padding (0 * w adds +-0, no bit changes); with
+  // an Inf weight the dense fold's NaN there must stay. CUDA always folds them.
+  int32_t finite_w;
 };
 
 #ifdef __CUDACC_RTC__

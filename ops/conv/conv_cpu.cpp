@@ -37,9 +37,11 @@ int tile_runs(const gk_conv_args& a, int64_t p0, int64_t nt, Run* runs) {
 }
 
 // Bp[kk][j] = X_col(k0 + kk, p0 + j) for one (image, group); zero in the padding.
+// Returns how many rows read only padding, flagging them in pad_only[kk].
 template <typename Acc, typename T>
-void pack_im2col(const T* x, const gk_conv_args& a, const Run* runs, int nruns, int64_t nt, int64_t k0, int kc,
-                 Acc* bp) {
+int pack_im2col(const T* x, const gk_conv_args& a, const Run* runs, int nruns, int64_t nt, int64_t k0, int kc,
+                Acc* bp, uint8_t* pad_only) {
+  int pad_rows = 0;
   using gk::cpu_gemm::kTile;
   const int64_t kv = a.k[0] * a.k[1] * a.k[2];
   int64_t c = k0 / kv, r = k0 % kv;
@@ -48,6 +50,7 @@ void pack_im2col(const T* x, const gk_conv_args& a, const Run* runs, int nruns, 
   int64_t kh = r / a.k[2], kw = r % a.k[2];
   for (int kk = 0; kk < kc; ++kk) {
     Acc* dst = bp + kk * kTile;
+    bool reads_input = false;
     const int64_t wofs = kw * a.dil[2] - a.pad[2];
     // ow range whose input column ow * s + wofs lies in [0, in[2]).
     const int64_t ow_lo = floor_div(-wofs + a.s[2] - 1, a.s[2]);
@@ -64,6 +67,7 @@ void pack_im2col(const T* x, const gk_conv_args& a, const Run* runs, int nruns, 
       const int64_t jlo = std::clamp<int64_t>(ow_lo - run.ow0 + run.j0, run.j0, run.j1);
       const int64_t jhi = std::clamp<int64_t>(ow_hi - run.ow0 + run.j0 + 1, jlo, run.j1);
       for (int64_t j = run.j0; j < jlo; ++j) dst[j] = Acc(0);
+      reads_input |= jhi > jlo;
       const T* src = row + (run.ow0 - run.j0) * a.s[2] + wofs;  // src[j * s] is column j
       if (a.s[2] == 1)
         for (int64_t j = jlo; j < jhi; ++j) dst[j] = static_cast<Acc>(src[j]);
@@ -74,6 +78,8 @@ void pack_im2col(const T* x, const gk_conv_args& a, const Run* runs, int nruns, 
       for (int64_t j = jhi; j < run.j1; ++j) dst[j] = Acc(0);
     }
     for (int64_t j = nt; j < kTile; ++j) dst[j] = Acc(0);
+    pad_only[kk] = !reads_input;
+    pad_rows += !reads_input;
     if (++kw == a.k[2]) {
       kw = 0;
       if (++kh == a.k[1]) {
@@ -85,6 +91,7 @@ void pack_im2col(const T* x, const gk_conv_args& a, const Run* runs, int nruns, 
       }
     }
   }
+  return pad_rows;
 }
 
 // The row-window path (stride 1 along W, one depth slice): instead of a K x 64
@@ -171,10 +178,20 @@ void gk_conv(const T* X, const T* W, const T* B, T* Y, gk_conv_args a, int32_t e
       for (int64_t ptile = blockIdx.x; ptile < ptiles; ptile += gridDim.x) {
         const int64_t p0 = ptile * kTile, nt = std::min<int64_t>(kTile, a.P - p0);
         const int nruns = tile_runs(a, p0, nt, runs);
+        // Where W is a constant with no Inf or NaN (a.finite_w), the tile's taps
+        // that read only padding are left out of its sums (the live-term blocks,
+        // same bits): DeepLabV3's ASPP convs, dilation 12/24/36 on 33x33, spent
+        // 140 of 205 ms multiplying padding.
+        auto pack_live = [&](int64_t k0, int kc, Acc* bp, int16_t* live) -> int {
+          uint8_t pad_only[kKc];
+          if (pack_im2col(x, a, runs, nruns, nt, k0, kc, bp, pad_only) == 0 || !a.finite_w) return kc;
+          int n = 0;
+          for (int kk = 0; kk < kc; ++kk)
+            if (!pad_only[kk]) live[n++] = static_cast<int16_t>(kk);
+          return n;
+        };
         if (windows) conv_tile_windows(x, a, runs, nruns, mt, ap, mk, acc);
-        else gemm_tile<Acc>(
-            mt, nt, a.K, ap, mk, [&](int64_t k0, int kc, Acc* bp) { pack_im2col(x, a, runs, nruns, nt, k0, kc, bp); },
-            acc);
+        else gemm_tile<Acc>(mt, nt, a.K, ap, mk, pack_live, acc);
         T* y = Y + (n * a.Cout + g * a.M) * a.P + p0;
         const int64_t ld = windows ? kWindowLd : kTile;
         for (int64_t i = 0; i < mt; ++i)

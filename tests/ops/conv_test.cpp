@@ -182,6 +182,13 @@ TEST_CASE("Conv: f32 folds taps in blocks of 32 on every path and ISA, bit for b
       {{1, 4, 19, 57}, 4, 4, {3, 3}, {2, 2}, {1, 1, 1, 1}, {1, 1}},
       {{1, 2, 17, 64}, 2, 2, {3, 3}, {2, 2}, {2, 2, 2, 2}, {2, 2}},
       {{1, 3, 11, 33}, 3, 3, {5, 3}, {3, 2}, {0, 2, 3, 1}, {1, 3}},
+      // Taps that read only padding for a whole 64-pixel tile (the live-term
+      // blocks): dilation past the image (DeepLabV3's ASPP), every tile's outer
+      // taps; then a geometry whose first block of 32 taps is all padding, in the
+      // first K chunk and again in the second (K = 168, chunks of 128).
+      {{1, 6, 40, 5}, 20, 1, {3, 3}, {1, 1}, {16, 16, 16, 16}, {16, 16}},
+      {{1, 40, 9, 9}, 9, 1, {3, 3}, {1, 1}, {12, 12, 12, 12}, {12, 12}},
+      {{1, 4, 4, 8}, 20, 1, {6, 7}, {1, 1}, {50, 3, 0, 3}, {10, 1}},
   };
   uint32_t seed = 700;
   for (const ConvCase& c : cases) {
