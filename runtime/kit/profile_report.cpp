@@ -49,13 +49,14 @@ size_t width(std::string_view s) {
 std::string Profiler::table(size_t top) const {
   const std::vector<ProfileRow> rows = head(by_kernel(), top);
   const std::vector<std::string> header = {"kernel", "node(s)", "op type", "calls",
-                                           "total ms", "%", "mean µs", "max µs"};
+                                           "total ms", "%", "mean µs", "median µs", "max µs"};
   std::vector<std::vector<std::string>> cells;
   cells.push_back(header);
   for (const ProfileRow& r : rows)
     cells.push_back({r.kernel, r.nodes, r.op_type, std::to_string(r.calls),
                      fmt::format("{:.3f}", r.total_ms), fmt::format("{:.1f}", r.percent),
-                     fmt::format("{:.1f}", r.mean_us), fmt::format("{:.1f}", r.max_us)});
+                     fmt::format("{:.1f}", r.mean_us), fmt::format("{:.1f}", r.median_us),
+                     fmt::format("{:.1f}", r.max_us)});
   std::vector<size_t> widths(header.size(), 0);
   for (const auto& line : cells)
     for (size_t c = 0; c < line.size(); ++c) widths[c] = std::max(widths[c], width(line[c]));
@@ -84,7 +85,8 @@ std::string Profiler::json(size_t top) const {
     out += "{\"name\":" + json_string(r.kernel) + ",\"nodes\":" + json_string(r.nodes) +
            ",\"op_type\":" + json_string(r.op_type) + ",\"calls\":" + std::to_string(r.calls) +
            ",\"total_ms\":" + json_number(r.total_ms) + ",\"percent\":" + json_number(r.percent) +
-           ",\"mean_us\":" + json_number(r.mean_us) + ",\"max_us\":" + json_number(r.max_us) + "}";
+           ",\"mean_us\":" + json_number(r.mean_us) + ",\"median_us\":" + json_number(r.median_us) +
+           ",\"max_us\":" + json_number(r.max_us) + "}";
   }
   out += "],\"op_types\":[";
   first = true;
@@ -93,7 +95,8 @@ std::string Profiler::json(size_t top) const {
     first = false;
     out += "{\"op_type\":" + json_string(r.op_type) + ",\"calls\":" + std::to_string(r.calls) +
            ",\"total_ms\":" + json_number(r.total_ms) + ",\"percent\":" + json_number(r.percent) +
-           ",\"mean_us\":" + json_number(r.mean_us) + ",\"max_us\":" + json_number(r.max_us) + "}";
+           ",\"mean_us\":" + json_number(r.mean_us) + ",\"median_us\":" + json_number(r.median_us) +
+           ",\"max_us\":" + json_number(r.max_us) + "}";
   }
   return out + "]}";
 }

@@ -68,53 +68,69 @@ double Profiler::total_ms() const {
 
 namespace {
 
-void rank(std::vector<ProfileRow>& rows, double total) {
-  for (ProfileRow& r : rows) {
+// A row and its launches' durations, for the median.
+struct RowTimes {
+  ProfileRow row;
+  std::vector<double> ms;
+};
+
+void add(RowTimes& t, double ms) {
+  ++t.row.calls;
+  t.row.total_ms += ms;
+  t.row.max_us = std::max(t.row.max_us, ms * 1000.0);
+  t.ms.push_back(ms);
+}
+
+double median_us(std::vector<double>& ms) {
+  if (ms.empty()) return 0.0;
+  const size_t mid = ms.size() / 2;
+  std::nth_element(ms.begin(), ms.begin() + static_cast<std::ptrdiff_t>(mid), ms.end());
+  double m = ms[mid];
+  if (ms.size() % 2 == 0) m = (m + *std::max_element(ms.begin(), ms.begin() + static_cast<std::ptrdiff_t>(mid))) / 2;
+  return m * 1000.0;
+}
+
+template <typename Key>
+std::vector<ProfileRow> ranked(std::map<Key, RowTimes>& rows, double total) {
+  std::vector<ProfileRow> out;
+  for (auto& [key, t] : rows) {
+    ProfileRow& r = t.row;
     r.mean_us = r.calls ? r.total_ms * 1000.0 / static_cast<double>(r.calls) : 0.0;
+    r.median_us = median_us(t.ms);
     r.percent = total > 0 ? r.total_ms * 100.0 / total : 0.0;
+    out.push_back(std::move(r));
   }
-  std::stable_sort(rows.begin(), rows.end(), [](const ProfileRow& a, const ProfileRow& b) {
+  std::stable_sort(out.begin(), out.end(), [](const ProfileRow& a, const ProfileRow& b) {
     return std::tie(b.total_ms, a.kernel, a.nodes, a.op_type) <
            std::tie(a.total_ms, b.kernel, b.nodes, b.op_type);
   });
-}
-
-void add(ProfileRow& row, double ms) {
-  ++row.calls;
-  row.total_ms += ms;
-  row.max_us = std::max(row.max_us, ms * 1000.0);
+  return out;
 }
 
 }  // namespace
 
 std::vector<ProfileRow> Profiler::by_kernel() const {
-  std::map<std::pair<std::string, std::string>, ProfileRow> rows;
+  std::map<std::pair<std::string, std::string>, RowTimes> rows;
   for (const KernelRecord& r : records_) {
-    ProfileRow& row = rows[{r.kernel, r.tag.nodes}];
-    if (row.calls == 0) {
-      row.kernel = r.kernel;
-      row.nodes = r.tag.nodes;
-      row.op_type = r.tag.op_type;
+    RowTimes& t = rows[{r.kernel, r.tag.nodes}];
+    if (t.row.calls == 0) {
+      t.row.kernel = r.kernel;
+      t.row.nodes = r.tag.nodes;
+      t.row.op_type = r.tag.op_type;
     }
-    add(row, r.duration_ms);
+    add(t, r.duration_ms);
   }
-  std::vector<ProfileRow> out;
-  for (auto& [key, row] : rows) out.push_back(std::move(row));
-  rank(out, total_ms());
-  return out;
+  return ranked(rows, total_ms());
 }
 
 std::vector<ProfileRow> Profiler::by_op_type() const {
-  std::map<std::string, ProfileRow> rows;
+  std::map<std::string, RowTimes> rows;
   for (const KernelRecord& r : records_) {
-    ProfileRow& row = rows[r.tag.op_type];
-    row.op_type = r.tag.op_type;
-    add(row, r.duration_ms);
+    RowTimes& t = rows[r.tag.op_type];
+    t.row.op_type = r.tag.op_type;
+    add(t, r.duration_ms);
   }
-  std::vector<ProfileRow> out;
-  for (auto& [key, row] : rows) out.push_back(std::move(row));
-  rank(out, total_ms());
-  return out;
+  return ranked(rows, total_ms());
 }
 
 }  // namespace gk

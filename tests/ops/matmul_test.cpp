@@ -163,6 +163,34 @@ TEST_CASE("Gemm: a row against a transposed B folds as MatMul does, bit for bit"
   }
 }
 
+TEST_CASE("Gemm: a single column folds as MatMul does, bit for bit, with C and transA", "[ops][matmul]") {
+  // N = 1 (a squeeze-excite 1x1 conv on a 1x1 map): launched as the row Yᵀ = Bᵀ Aᵀ.
+  const int64_t K = 300, M = GENERATE(int64_t{70}, int64_t{129});
+  const bool trans_a = GENERATE(false, true);
+  HostTensor a = trans_a ? tensor_f32({K, M}, 31) : tensor_f32({M, K}, 31), b = tensor_f32({K, 1}, 32);
+  HostTensor cm = tensor_f32({M, 1}, 33);
+  OpCall c;
+  c.op_type = "Gemm";
+  c.attrs.set("transA", int_attr(trans_a ? 1 : 0));
+  c.attrs.set("beta", float_attr(0.5f));
+  c.inputs = {a, b, cm};
+  for (CpuIsa isa : isas_to_test()) {
+    IsaScope scope(isa);
+    INFO("M " << M << " transA " << trans_a << " isa " << cpu_isa_name(active_cpu_isa()));
+    auto r = run_op_all_backends(c);
+    REQUIRE(r.ok());
+    REQUIRE(r->outputs[0].shape() == Shape{M, 1});
+    const float* py = r->outputs[0].data<float>();
+    int64_t mismatches = 0;
+    for (int64_t m = 0; m < M; ++m) {
+      const float* row = a.data<float>() + (trans_a ? m : m * K);
+      const float want = blocked_dot(row, trans_a ? M : 1, b.data<float>(), 1, K) + 0.5f * cm.data<float>()[m];
+      mismatches += std::memcmp(&want, &py[m], 4) != 0;
+    }
+    CHECK(mismatches == 0);
+  }
+}
+
 TEST_CASE("MatMul: integer and half types", "[ops][matmul]") {
   OpCall c;
   c.op_type = "MatMul";

@@ -112,28 +112,29 @@ TEST_CASE("profiler reports: exact numbers, ranked, table and JSON", "[runtime][
   CHECK(ops[0].calls == 3);
   CHECK(ops[0].total_ms == 3.25);
   CHECK(ops[0].max_us == 1500);
+  CHECK(ops[0].median_us == 1500);  // 1500, 1500, 250
 
   CHECK(prof.json() ==
         "{\"total_ms\":3.75,\"kernels\":["
         "{\"name\":\"gk_test_vector_add<float>\",\"nodes\":\"add_1\",\"op_type\":\"Add\",\"calls\":2,"
-        "\"total_ms\":3,\"percent\":80,\"mean_us\":1500,\"max_us\":1500},"
+        "\"total_ms\":3,\"percent\":80,\"mean_us\":1500,\"median_us\":1500,\"max_us\":1500},"
         "{\"name\":\"gk_test_saxpy\",\"nodes\":\"mul_1\",\"op_type\":\"Mul\",\"calls\":1,"
-        "\"total_ms\":0.5,\"percent\":13.333333333333334,\"mean_us\":500,\"max_us\":500},"
+        "\"total_ms\":0.5,\"percent\":13.333333333333334,\"mean_us\":500,\"median_us\":500,\"max_us\":500},"
         "{\"name\":\"gk_test_vector_add<float>\",\"nodes\":\"add_2\",\"op_type\":\"Add\",\"calls\":1,"
-        "\"total_ms\":0.25,\"percent\":6.666666666666667,\"mean_us\":250,\"max_us\":250}],"
+        "\"total_ms\":0.25,\"percent\":6.666666666666667,\"mean_us\":250,\"median_us\":250,\"max_us\":250}],"
         "\"op_types\":["
         "{\"op_type\":\"Add\",\"calls\":3,\"total_ms\":3.25,\"percent\":86.66666666666667,"
-        "\"mean_us\":1083.3333333333333,\"max_us\":1500},"
+        "\"mean_us\":1083.3333333333333,\"median_us\":1500,\"max_us\":1500},"
         "{\"op_type\":\"Mul\",\"calls\":1,\"total_ms\":0.5,\"percent\":13.333333333333334,"
-        "\"mean_us\":500,\"max_us\":500}]}");
+        "\"mean_us\":500,\"median_us\":500,\"max_us\":500}]}");
   CHECK(prof.json(1).find("add_2") == std::string::npos);
 
   const std::string table = prof.table();
   CHECK(table ==
-        "kernel                     node(s)  op type  calls  total ms     %  mean µs  max µs\n"
-        "gk_test_vector_add<float>  add_1    Add          2     3.000  80.0   1500.0  1500.0\n"
-        "gk_test_saxpy              mul_1    Mul          1     0.500  13.3    500.0   500.0\n"
-        "gk_test_vector_add<float>  add_2    Add          1     0.250   6.7    250.0   250.0\n"
+        "kernel                     node(s)  op type  calls  total ms     %  mean µs  median µs  max µs\n"
+        "gk_test_vector_add<float>  add_1    Add          2     3.000  80.0   1500.0     1500.0  1500.0\n"
+        "gk_test_saxpy              mul_1    Mul          1     0.500  13.3    500.0      500.0   500.0\n"
+        "gk_test_vector_add<float>  add_2    Add          1     0.250   6.7    250.0      250.0   250.0\n"
         "total 3.750 ms in 4 launches\n");
 }
 
