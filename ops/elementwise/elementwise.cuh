@@ -205,7 +205,20 @@ static GK_FN void gk_binary_body(const TA* a, const TB* b, R* out, int64_t n, in
     const int64_t sa = ma.strides[last], sb = mb.strides[last];
     for (int64_t i = begin; i < end;) {
       const int64_t run = ma.dims[last] - idx[last] < end - i ? ma.dims[last] - idx[last] : end - i;
-      for (int64_t k = 0; k < run; ++k) out[i + k] = (R)Op::apply((A)a[oa + k * sa], (B)b[ob + k * sb]);
+      // Unit and zero strides spelled out so the run vectorises: a per-channel
+      // scale (squeeze-excite's Mul, 1x96x56x56 by 1x96x1x1) ran 0.113 ms with
+      // the strides read at run time, 3x a same-shape Mul.
+      if (sa == 1 && sb == 0) {
+        const B y = (B)b[ob];
+        for (int64_t k = 0; k < run; ++k) out[i + k] = (R)Op::apply((A)a[oa + k], y);
+      } else if (sa == 0 && sb == 1) {
+        const A x = (A)a[oa];
+        for (int64_t k = 0; k < run; ++k) out[i + k] = (R)Op::apply(x, (B)b[ob + k]);
+      } else if (sa == 1 && sb == 1) {
+        for (int64_t k = 0; k < run; ++k) out[i + k] = (R)Op::apply((A)a[oa + k], (B)b[ob + k]);
+      } else {
+        for (int64_t k = 0; k < run; ++k) out[i + k] = (R)Op::apply((A)a[oa + k * sa], (B)b[ob + k * sb]);
+      }
       i += run;
       oa += run * sa;
       ob += run * sb;
