@@ -12,7 +12,8 @@
 # build-asan/fuzz/artifacts/TARGET/ and fails the script: minimise it
 # (gk_fuzz_TARGET -minimize_crash=1 FILE), commit it under
 # tests/fuzz/regressions/TARGET/ with a .expect file, and fix it.
-# GK_FUZZ_SEED_EVERY=N takes every N-th seed (smoke default 8; long runs 1).
+# GK_FUZZ_SEED_EVERY=N takes every N-th seed (smoke default 8; long runs 1);
+# GK_FUZZ_RNG_SEED=N is the smoke runs' libFuzzer -seed (default 1).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$PWD
@@ -26,7 +27,9 @@ if [ "${1:-}" = "--smoke" ]; then
   seconds=${2:-60}
   targets=(load run tensor mutate)
   every=${GK_FUZZ_SEED_EVERY:-8}
-  extra=()
+  # A fixed libFuzzer seed (not the clock): CI's smoke run mutates the same way
+  # each time, so a finding there reproduces with the same command.
+  extra=(-seed="${GK_FUZZ_RNG_SEED:-1}")
 else
   target=${1:?usage: scripts/fuzz.sh TARGET [SECONDS] [ARGS...] | --smoke [SECONDS]}
   seconds=${2:-3600}
