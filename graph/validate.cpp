@@ -171,9 +171,10 @@ void resolve_ops(Graph& g, LoadProblems& problems, std::string_view context) {
                                                 node.view.describe(), node.view.op_type,
                                                 node.view.domain.empty() ? "ai.onnx" : node.view.domain,
                                                 node.view.opset));
-    // Before anything reads the inputs: infer rules and launchers index required
-    // inputs unchecked (a Shape given "" as its input crashed `gkrun check`).
-    if (Status s = check_node_inputs(node.view); !s.ok()) {
+    // Before anything infers a shape: infer rules and launchers index required
+    // inputs and outputs unchecked (a Shape given "" as its input crashed `gkrun
+    // check`, a LayerNormalization at opset 10 with one input `gkrun MODEL`).
+    if (Status s = check_node_arity(node.view); !s.ok()) {
       problems.add(s, context);
       continue;
     }

@@ -96,6 +96,29 @@ Result<int64_t> normalize_axis(const Node& node, int64_t axis, size_t rank, cons
   return axis < 0 ? axis + r : axis;
 }
 
+// Whether the body's condition output (output 0) is, once the condition starts
+// true, true in every iteration: the condition input itself, a view of its bytes
+// (Identity, Reshape: the alias_input trait), or a constant true. A graph walk over
+// traits, no op names; a chain is at most as long as the body.
+bool condition_stays_true(const Graph& body) {
+  ValueId v = body.outputs[0];
+  for (size_t hops = 0; hops <= body.nodes.size() && v != kNoValue; ++hops) {
+    if (v == body.inputs[1]) return true;
+    const Value& value = body.values[static_cast<size_t>(v)];
+    if (value.initializer)
+      return value.initializer->numel() == 1 && kit_detail::decodable(value.initializer->dtype()) &&
+             value.initializer->as_i64(0) != 0;
+    if (value.producer < 0) return false;
+    const Node& producer = body.nodes[static_cast<size_t>(value.producer)];
+    const int alias = producer.schema ? producer.schema->traits.alias_input : -1;
+    if (alias < 0 || static_cast<size_t>(alias) >= producer.inputs.size() || producer.outputs.empty() ||
+        producer.outputs[0] != v)
+      return false;
+    v = producer.inputs[static_cast<size_t>(alias)];
+  }
+  return false;
+}
+
 Result<std::vector<NamedBuf>> run_if(Kit& kit, const Node& node, const std::vector<NamedBuf>& inputs,
                                      const RunSubgraph& run) {
   if (inputs.empty() || !present(inputs[0]))
@@ -131,6 +154,17 @@ Result<std::vector<NamedBuf>> run_loop(Kit& kit, const Node& node, const std::ve
   if (has_cond) {
     GK_TRY(cond, read_scalar(kit, node, inputs[1], "the condition"));
   }
+  // A Loop with no trip count that provably never ends is legal ONNX and would hang
+  // the caller (mutation 975 of scripts/mutate_cli.py: test_loop16_seq_none with M
+  // given as "" ran until the 60 s timeout, its sequence growing each iteration).
+  // Refused when it would start, naming the node; a loop that may end runs as long
+  // as the model says (SECURITY.md).
+  if (!has_trips && !has_cond)
+    return invalid_model("{}: has neither a trip count M nor a condition: the loop would never end",
+                         node.view.describe());
+  if (!has_trips && cond && condition_stays_true(body))
+    return invalid_model("{}: has no trip count M and its body returns the condition unchanged: started true, "
+                         "the loop would never end", node.view.describe());
   const Value& iter_decl = body.values[body.inputs[0]];
   const Value& cond_decl = body.values[body.inputs[1]];
   std::vector<NamedBuf> carried(inputs.begin() + 2, inputs.end());

@@ -4,18 +4,20 @@ would meet them: each mutated model goes through `gkrun check DIR` (with its see
 test_data_set_*) and `gkrun MODEL` (random inputs, symbolic dims bound small), and
 every process that dies by a signal, or outlives the timeout, is a finding.
 
-  /usr/bin/python3 scripts/mutate_cli.py GKRUN OUT_DIR [--count 4000] [--first 0]
+  /usr/bin/python3 scripts/mutate_cli.py GKRUN OUT_DIR [--count 4000] [--first 0] [--seed 0]
       [--timeout 60] [--mem-limit-mb 4096] [--data ../shared/onnx-backend-data]
 
 Mutation i (first <= i < first + count) takes seed folder i % len(seeds) and a
-random.Random(i) generator: the outcome is a function of i alone (never the
-clock). The mutations are those of the issue's first report and of a hostile
-model (tests/fuzz/model_mutator.cpp does the same in C++ for libFuzzer): a node
-input set to "", inputs dropped or added, attributes set to extreme values or
-removed, dims and element types changed, initializers truncated, op types and
-edges rewired, nodes deleted, opset versions changed. A finding's model is kept
-as OUT_DIR/finding-<i>/ (model.onnx and the seed's data sets, as links) with the
-command line in cmd.txt. Exit 1 when anything was found.
+random.Random(i) generator (random.Random((seed << 32) | i) for --seed S > 0, so each
+seed is another 4000 mutations of the same models): the outcome is a function of
+(seed, i) alone (never the clock). The mutations are those of the issue's first
+report and of a hostile model (tests/fuzz/model_mutator.cpp does the same in C++
+for libFuzzer): a node input set to "", inputs dropped or added, attributes set to
+extreme values or removed, dims and element types changed, initializers truncated,
+op types and edges rewired, nodes deleted, opset versions changed. A finding's
+model is kept as OUT_DIR/finding-<i>/ (finding-s<S>-<i>/ for --seed S: model.onnx
+and the seed's data sets, as links) with the command line in cmd.txt. Exit 1 when
+anything was found.
 """
 import argparse
 import os
@@ -287,6 +289,7 @@ def main():
     ap.add_argument("out_dir")
     ap.add_argument("--count", type=int, default=4000)
     ap.add_argument("--first", type=int, default=0)
+    ap.add_argument("--seed", type=int, default=0, help="0: random.Random(i), as the first runs; S: (S << 32) | i")
     ap.add_argument("--timeout", type=float, default=60)
     ap.add_argument("--mem-limit-mb", type=int, default=4096, help="address-space limit per process (0: none)")
     ap.add_argument("--data", default=os.path.join(os.path.dirname(__file__), "..", "..", "shared",
@@ -304,7 +307,7 @@ def main():
     for i in range(args.first, args.first + args.count):
         folder = seeds[i % len(seeds)]
         model = onnx.load(os.path.join(folder, "model.onnx"))
-        rng = random.Random(i)
+        rng = random.Random(i if args.seed == 0 else (args.seed << 32) | i)
         if not mutate(model, rng):
             continue
         counts["mutations"] += 1
@@ -326,7 +329,7 @@ def main():
             if rc is None or rc < 0:
                 counts["timeouts" if rc is None else "signals"] += 1
                 what = "timeout" if rc is None else f"signal {-rc}"
-                keep = os.path.join(args.out_dir, f"finding-{i}")
+                keep = os.path.join(args.out_dir, f"finding-{i}" if args.seed == 0 else f"finding-s{args.seed}-{i}")
                 if not os.path.isdir(keep):
                     shutil.copytree(case, keep, symlinks=True)
                 with open(os.path.join(keep, "cmd.txt"), "a") as f:
@@ -336,7 +339,8 @@ def main():
             else:
                 counts[f"{kind}_{'ok' if rc == 0 else 'error'}"] += 1
     shutil.rmtree(work, ignore_errors=True)
-    print(f"mutate_cli: mutations {args.first}..{args.first + args.count - 1} over {len(seeds)} seed folders: "
+    print(f"mutate_cli: seed {args.seed}, mutations {args.first}..{args.first + args.count - 1} over {len(seeds)} "
+          "seed folders: "
           + ", ".join(f"{k} {v}" for k, v in counts.items()) + f"; {time.time() - start:.0f} s")
     sys.exit(1 if findings else 0)
 

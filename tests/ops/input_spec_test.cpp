@@ -1,6 +1,7 @@
-// The spec's input lists (ops/core/input_spec.inc, generated from Changelog.md) are
-// what the loader checks required inputs against: every registered op must be in
-// them, or a node of that op would reach its infer rule unchecked.
+// The spec's input and output lists (ops/core/input_spec.inc, generated from
+// Changelog.md) are what the loader checks every node's arity against: every
+// registered op must be in them, or a node of that op would reach its infer rule
+// unchecked.
 #include "ops/core/input_spec.h"
 #include "ops/core/op.h"
 
@@ -12,26 +13,34 @@
 namespace gk {
 namespace {
 
-NodeView node_of(const char* op_type, int opset, std::vector<bool> present) {
+NodeView node_of(const char* op_type, int opset, std::vector<bool> present, int outputs = 1) {
   NodeView v;
   v.name = "n";
   v.op_type = op_type;
   v.opset = opset;
   v.input_present = std::move(present);
+  v.num_outputs = outputs;
+  v.output_present.assign(static_cast<size_t>(outputs), true);
   return v;
 }
 
-TEST_CASE("input spec: every registered op version has the spec's inputs", "[ops][registry]") {
+TEST_CASE("input spec: every registered op version has the spec's signature", "[ops][registry]") {
   for (const OpSchema& s : op_table()) {
     INFO((s.domain[0] ? s.domain : "ai.onnx") << " " << s.op_type << " since " << s.since_version);
     // The one registration below an op's first spec version, as ONNX Runtime has it:
-    // LayerNormalization in ai.onnx at opsets 1-16 (the loader warns when a model uses it).
+    // LayerNormalization in ai.onnx at opsets 1-16 (the loader warns when a model
+    // uses it, and checks it against LayerNormalization-17).
     if (!s.domain[0] && std::string_view(s.op_type) == "LayerNormalization" && s.since_version < 17) {
-      CHECK(find_input_spec(s.domain, s.op_type, 17) != nullptr);
+      CHECK(find_input_spec(s.domain, s.op_type, s.since_version) == nullptr);
+      const InputSpec* first = node_input_spec(s.domain, s.op_type, s.since_version);
+      REQUIRE(first);
+      CHECK(first->since_version == 17);
       continue;
     }
     // Null also when the registration starts below the op's first spec version.
     CHECK(find_input_spec(s.domain, s.op_type, s.since_version) != nullptr);
+    CHECK(node_input_spec(s.domain, s.op_type, s.since_version) ==
+          find_input_spec(s.domain, s.op_type, s.since_version));
   }
 }
 
@@ -58,6 +67,26 @@ TEST_CASE("input spec: counts follow the spec's ranges", "[ops][registry]") {
   const InputSpec* label = find_input_spec("ai.onnx.ml", "LabelEncoder", 4);
   REQUIRE(label);
   CHECK(label->min_inputs() == 1);
+  CHECK(gemm13->min_outputs() == 1);
+  CHECK(gemm13->max_outputs() == 1);
+  const InputSpec* topk = find_input_spec("", "TopK", 11);
+  REQUIRE(topk);
+  CHECK(topk->min_outputs() == 2);
+  CHECK(topk->max_outputs() == 2);
+  const InputSpec* maxpool = find_input_spec("", "MaxPool", 12);  // Y Indices?
+  REQUIRE(maxpool);
+  CHECK(maxpool->min_outputs() == 1);
+  CHECK(maxpool->max_outputs() == 2);
+  CHECK(maxpool->formal_output(1)->name == "Indices");
+  CHECK(maxpool->formal_output(2) == nullptr);
+  const InputSpec* split = find_input_spec("", "Split", 18);  // outputs+
+  REQUIRE(split);
+  CHECK(split->min_outputs() == 1);
+  CHECK(split->max_outputs() == SIZE_MAX);
+  const InputSpec* lstm = find_input_spec("", "LSTM", 22);  // Y? Y_h? Y_c?
+  REQUIRE(lstm);
+  CHECK(lstm->min_outputs() == 0);
+  CHECK(lstm->max_outputs() == 3);
   CHECK(find_input_spec("", "NoSuchOp", 17) == nullptr);
   CHECK(find_input_spec("", "Gemm", 0) == nullptr);
   CHECK(find_input_spec("com.example", "Gemm", 13) == nullptr);
@@ -67,26 +96,55 @@ TEST_CASE("input spec: counts follow the spec's ranges", "[ops][registry]") {
   }));
 }
 
-TEST_CASE("input spec: check_node_inputs refuses absent required inputs only", "[ops][registry]") {
-  CHECK(check_node_inputs(node_of("Gemm", 13, {true, true})).ok());
-  CHECK(check_node_inputs(node_of("Gemm", 13, {true, true, true})).ok());
-  CHECK(check_node_inputs(node_of("Clip", 13, {true, false, true})).ok());  // min absent, max given
-  CHECK(check_node_inputs(node_of("Loop", 19, {false, false, true})).ok());
-  CHECK(check_node_inputs(node_of("NoSuchOp", 19, {})).ok());  // unknown ops are reported elsewhere
+TEST_CASE("input spec: check_node_arity refuses absent required inputs", "[ops][registry]") {
+  CHECK(check_node_arity(node_of("Gemm", 13, {true, true})).ok());
+  CHECK(check_node_arity(node_of("Gemm", 13, {true, true, true})).ok());
+  CHECK(check_node_arity(node_of("Clip", 13, {true, false, true})).ok());  // min absent, max given
+  CHECK(check_node_arity(node_of("Loop", 19, {false, false, true})).ok());
+  CHECK(check_node_arity(node_of("NoSuchOp", 19, {})).ok());  // unknown ops are reported elsewhere
 
-  Status few = check_node_inputs(node_of("Gemm", 13, {true}));
+  Status few = check_node_arity(node_of("Gemm", 13, {true}));
   CHECK(few.code() == StatusCode::kInvalidModel);
   CHECK_THAT(few.message(), Catch::Contains("node 'n' (Gemm): input 1 ('B') is required but absent"));
   CHECK_THAT(few.message(), Catch::Contains("Gemm-13 takes 2 to 3 inputs"));
-  Status gru = check_node_inputs(node_of("GRU", 22, {true, false, true}));
+  Status gru = check_node_arity(node_of("GRU", 22, {true, false, true}));
   CHECK_THAT(gru.message(), Catch::Contains("input 1 ('W') is required but absent"));
-  Status many = check_node_inputs(node_of("Shape", 21, {true, true}));
+  Status many = check_node_arity(node_of("Shape", 21, {true, true}));
   CHECK(many.code() == StatusCode::kInvalidModel);
   CHECK_THAT(many.message(), Catch::Contains("has 2 inputs; Shape-21 takes 1 input"));
-  Status hole = check_node_inputs(node_of("Concat", 13, {true, false, true}));  // "" inside a variadic
+  Status hole = check_node_arity(node_of("Concat", 13, {true, false, true}));  // "" inside a variadic
   CHECK_THAT(hole.message(), Catch::Contains("input 1 ('inputs') is required but absent"));
-  Status none = check_node_inputs(node_of("Sum", 13, {}));
+  Status none = check_node_arity(node_of("Sum", 13, {}));
   CHECK_THAT(none.message(), Catch::Contains("input 0 ('data_0') is required but absent; Sum-13 takes 1 or more"));
+}
+
+TEST_CASE("input spec: check_node_arity checks an op run below its first version against that version",
+          "[ops][registry]") {
+  // LayerNormalization at opset 10 (mutation 1779 of scripts/mutate_cli.py): Scale
+  // is required by LayerNormalization-17, the signature the registry runs it with.
+  CHECK(node_input_spec("", "LayerNormalization", 10) == find_input_spec("", "LayerNormalization", 17));
+  CHECK(node_input_spec("", "NoSuchOp", 10) == nullptr);
+  CHECK(check_node_arity(node_of("LayerNormalization", 10, {true, true})).ok());
+  Status one = check_node_arity(node_of("LayerNormalization", 10, {true}));
+  CHECK(one.code() == StatusCode::kInvalidModel);
+  CHECK_THAT(one.message(), Catch::Contains("node 'n' (LayerNormalization): input 1 ('Scale') is required but "
+                                            "absent; LayerNormalization-17 takes 2 to 3 inputs and 1 to 3 outputs"));
+  Status four = check_node_arity(node_of("LayerNormalization", 6, {true, true, true, true}));
+  CHECK_THAT(four.message(), Catch::Contains("has 4 inputs; LayerNormalization-17 takes 2 to 3 inputs"));
+}
+
+TEST_CASE("input spec: check_node_arity refuses too few or too many outputs", "[ops][registry]") {
+  CHECK(check_node_arity(node_of("MaxPool", 12, {true}, 2)).ok());  // Indices is optional
+  CHECK(check_node_arity(node_of("MaxPool", 12, {true}, 1)).ok());
+  CHECK(check_node_arity(node_of("Split", 18, {true}, 7)).ok());
+  CHECK(check_node_arity(node_of("LSTM", 22, {true, true, true}, 0)).ok());  // every output optional
+  Status few = check_node_arity(node_of("TopK", 11, {true, true}, 1));
+  CHECK(few.code() == StatusCode::kInvalidModel);
+  CHECK_THAT(few.message(), Catch::Contains("node 'n' (TopK): has 1 output; TopK-11 takes 2 inputs and 2 outputs"));
+  Status none = check_node_arity(node_of("Relu", 14, {true}, 0));
+  CHECK_THAT(none.message(), Catch::Contains("has 0 outputs; Relu-14 takes 1 input and 1 output"));
+  Status many = check_node_arity(node_of("MaxPool", 12, {true}, 3));
+  CHECK_THAT(many.message(), Catch::Contains("has 3 outputs; MaxPool-12 takes 1 input and 1 to 2 outputs"));
 }
 
 }  // namespace

@@ -335,6 +335,40 @@ TEST_CASE("hostile: a node with too few inputs", "[hostile]") {
   require_error(open_in(dir, m), StatusCode::kInvalidModel, "gemm");
 }
 
+// Class: an op the registry runs below its first spec version, with too few inputs
+// (mutations 1779/1780/1813/1835 of scripts/mutate_cli.py: a node's op type changed
+// to LayerNormalization at opset 10; its infer rule read inputs[1] past the end).
+TEST_CASE("hostile: LayerNormalization below opset 17 with one input", "[hostile]") {
+  TempDir dir;
+  auto m = unary_model("LayerNormalization", {5}, 10);
+  require_error(open_in(dir, m), StatusCode::kInvalidModel,
+                "input 1 ('Scale') is required but absent; LayerNormalization-17 takes 2 to 3 inputs");
+}
+
+// Class: a node naming fewer outputs than its op requires (TopK writes Indices).
+TEST_CASE("hostile: a node with too few outputs", "[hostile]") {
+  TempDir dir;
+  auto m = make_model();
+  auto* g = m.mutable_graph();
+  add_info(g->mutable_input(), "x", kFloat, {4});
+  int64_initializer(g, "k", {1}, {2});
+  add_node(g, "TopK", {"x", "k"}, {"values"}, "topk");
+  add_info(g->mutable_output(), "values", kFloat, {2});
+  require_error(open_in(dir, m), StatusCode::kInvalidModel,
+                "node 'topk' (TopK): has 1 output; TopK-11 takes 2 inputs and 2 outputs");
+}
+
+// Class: a node naming more outputs than its op has.
+TEST_CASE("hostile: a node with too many outputs", "[hostile]") {
+  TempDir dir;
+  auto m = make_model();
+  auto* g = m.mutable_graph();
+  add_info(g->mutable_input(), "x", kFloat, {4});
+  add_node(g, "Relu", {"x"}, {"y", "z"}, "relu");
+  add_info(g->mutable_output(), "y", kFloat, {4});
+  require_error(open_in(dir, m), StatusCode::kInvalidModel, "node 'relu' (Relu): has 2 outputs; Relu-");
+}
+
 // Class: an input that nothing produces (a dangling edge).
 TEST_CASE("hostile: a node input nothing produces", "[hostile]") {
   TempDir dir;

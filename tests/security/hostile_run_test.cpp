@@ -43,6 +43,32 @@ onnx::ModelProto scatter_model(const std::string& op, const std::vector<int64_t>
   return m;
 }
 
+// y = Loop(m, cond, x) (m and cond may be "" for absent, and are then not graph
+// inputs): the body doubles x and returns its condition through an Identity, as
+// test_loop16_seq_none's body does.
+onnx::ModelProto doubling_loop(bool with_m, bool with_cond) {
+  auto m = make_model(8, 16);
+  auto* g = m.mutable_graph();
+  if (with_m) add_info(g->mutable_input(), "m", kInt64, {});
+  if (with_cond) add_info(g->mutable_input(), "cond", kBool, {});
+  add_info(g->mutable_input(), "x", kFloat, {1});
+  auto* loop = add_node(g, "Loop", {with_m ? "m" : "", with_cond ? "cond" : "", "x"}, {"y"}, "loop");
+  onnx::GraphProto body;
+  body.set_name("body");
+  add_info(body.mutable_input(), "i", kInt64, {});
+  add_info(body.mutable_input(), "cond_in", kBool, {});
+  add_info(body.mutable_input(), "x_in", kFloat, {1});
+  add_node(&body, "Identity", {"cond_in"}, {"cond_out"}, "pass_cond");
+  add_node(&body, "Add", {"x_in", "x_in"}, {"x_out"}, "double");
+  add_info(body.mutable_output(), "cond_out", kBool, {});
+  add_info(body.mutable_output(), "x_out", kFloat, {1});
+  set_graph(loop, "body", body);
+  add_info(g->mutable_output(), "y", kFloat, {1});
+  return m;
+}
+
+HostTensor boolean(bool v) { return HostTensor::from_vector(DType::kBool, {}, std::vector<uint8_t>{v}); }
+
 }  // namespace
 
 // ---- out-of-range indices at run time (one code, OutOfRange, on both backends) ----
@@ -301,6 +327,37 @@ TEST_CASE("hostile: NaN and Inf into Cast and ArgMax and TopK", "[hostile]") {
 }
 
 // ---- truncated and malformed tensor files ----
+
+// ---- loops that never end ----
+
+// Class: a Loop with no trip count whose body returns its condition unchanged
+// (mutation 975 of scripts/mutate_cli.py: test_loop16_seq_none with M given as ""
+// ran past the 60 s timeout). Started true it never ends: refused when it would
+// start; started false it runs no iteration, and with M it runs M of them.
+TEST_CASE("hostile: a Loop whose condition never changes and no trip count", "[hostile]") {
+  TempDir dir;
+  auto s = must_open(dir, doubling_loop(false, true));
+  require_error(run_status(*s, {{"cond", boolean(true)}, {"x", f32({1}, {1.5f})}}), StatusCode::kInvalidModel,
+                "node 'loop' (Loop): has no trip count M and its body returns the condition unchanged");
+  auto zero = s->run({{"cond", boolean(false)}, {"x", f32({1}, {1.5f})}});
+  INFO((zero.ok() ? std::string("OK") : zero.status().to_string()));
+  REQUIRE(zero.ok());
+  CHECK((*zero)[0].tensor.data<float>()[0] == 1.5f);
+  TempDir dir2;
+  auto counted = must_open(dir2, doubling_loop(true, true));
+  auto three = counted->run({{"m", i64({}, {3})}, {"cond", boolean(true)}, {"x", f32({1}, {1.5f})}});
+  INFO((three.ok() ? std::string("OK") : three.status().to_string()));
+  REQUIRE(three.ok());
+  CHECK((*three)[0].tensor.data<float>()[0] == 12.0f);  // 1.5 doubled 3 times
+}
+
+// Class: a Loop with neither a trip count nor a condition (the spec's `for (;;)`).
+TEST_CASE("hostile: a Loop with neither a trip count nor a condition", "[hostile]") {
+  TempDir dir;
+  auto s = must_open(dir, doubling_loop(false, false));
+  require_error(run_status(*s, {{"x", f32({1}, {1.5f})}}), StatusCode::kInvalidModel,
+                "node 'loop' (Loop): has neither a trip count M nor a condition: the loop would never end");
+}
 
 // Class: a truncated .npy header (a read past the buffer).
 TEST_CASE("hostile: a truncated .npy header", "[hostile]") {
