@@ -149,10 +149,7 @@ Result<bool> fold_one(Graph& g, int bn_index, const std::vector<bool>& outside) 
     Attribute one;
     one.kind = Attribute::Kind::kFloat;
     one.f = 1.0f;
-    prod.attrs.set("beta", one);
-    if (prod.schema && prod.schema->impl && prod.schema->impl->parse) {
-      GK_TRY(prod.parsed, prod.schema->impl->parse(prod.attrs, prod.view));
-    }
+    GK_RETURN_IF_ERROR(set_attribute(prod, "beta", one));
   }
   return true;
 }

@@ -64,6 +64,14 @@ ValueId add_constant(Graph& g, const std::string& base, HostTensor t) {
   return g.add_value(std::move(v));
 }
 
+Status set_attribute(Node& node, const std::string& name, Attribute value) {
+  node.attrs.set(name, std::move(value));
+  if (node.schema && node.schema->impl && node.schema->impl->parse) {
+    GK_TRY(node.parsed, node.schema->impl->parse(node.attrs, node.view));
+  }
+  return ok_status();
+}
+
 void set_node_constant(Graph& g, int node, size_t i, const std::string& suffix, HostTensor t) {
   const ValueId old = input_of(g.nodes[node], i);
   const bool private_use = old != kNoValue && g.values[old].consumers.size() == 1 &&

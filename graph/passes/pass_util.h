@@ -39,6 +39,10 @@ ValueId add_constant(Graph& g, const std::string& base, HostTensor t);
 // else adds a new constant and points `node`'s input `i` at it.
 void set_node_constant(Graph& g, int node, size_t i, const std::string& suffix, HostTensor t);
 
+// Sets the node's attribute `name` and parses its attributes again, so the parsed
+// form its kernels read agrees with the attribute a pass rewrote.
+Status set_attribute(Node& node, const std::string& name, Attribute value);
+
 // The passes. Each returns with producer/consumers up to date.
 Status eliminate_dead(Graph& g);
 Status remove_identity(Graph& g);

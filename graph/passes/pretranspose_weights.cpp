@@ -43,14 +43,10 @@ Status pretranspose_weights(Graph& g) {
     if (!b || b->shape().size() != 2 || !transposable(b->dtype())) continue;
     GK_TRY(HostTensor t, transposed(*b));
     set_node_constant(g, static_cast<int>(ni), 1, "_transposed", std::move(t));
-    Node& gemm = g.nodes[ni];
     Attribute zero;
     zero.kind = Attribute::Kind::kInt;
     zero.i = 0;
-    gemm.attrs.set("transB", zero);
-    if (gemm.schema && gemm.schema->impl && gemm.schema->impl->parse) {
-      GK_TRY(gemm.parsed, gemm.schema->impl->parse(gemm.attrs, gemm.view));
-    }
+    GK_RETURN_IF_ERROR(set_attribute(g.nodes[ni], "transB", zero));
   }
   g.rebuild_uses();
   return ok_status();
