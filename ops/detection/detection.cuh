@@ -37,6 +37,61 @@ static GK_FN int64_t gk_roi_grid(A bin) {
   return bin < (A)1048576 ? (int64_t)gk_ceil(bin) : 1048576;
 }
 
+// Sample i of a bin's grid along one axis: start + (i + 0.5) * bin / grid, in
+// that order of operations, so the range search and the sampling loop see the
+// same values. For i < 2^24 every step rounds monotonically, so the samples are
+// monotone in i and those inside [-1, size] form one run of indices.
+template <typename A>
+static GK_FN A gk_roi_sample(A start, A bin, int64_t i, int64_t grid) {
+  return start + ((A)i + (A)0.5) * bin / (A)grid;
+}
+
+// Grids up to this long are walked whole; longer ones (an adaptive grid over a
+// huge or hostile roi: up to 2^20 samples per axis) only over the samples inside
+// [-1, size], found by two binary searches. A bin then costs at most about
+// 2 * (size + 2) samples per axis, never the roi's extent. // untuned
+#define GK_ROI_CLIP_GRID 16
+
+// [*lo, *hi): the samples of this axis that can land inside [-1, size]; the rest
+// contribute zeros.
+template <typename A>
+static GK_FN void gk_roi_inside(A start, A bin, int64_t grid, A size, int64_t* lo, int64_t* hi) {
+  *lo = 0;
+  *hi = grid;
+  if (grid <= GK_ROI_CLIP_GRID) return;
+  const A first = gk_roi_sample(start, bin, 0, grid), last = gk_roi_sample(start, bin, grid - 1, grid);
+  if (!(first == first) || !(last == last)) {  // NaN start or bin: every sample is NaN, none inside
+    *hi = 0;
+    return;
+  }
+  const bool rising = first <= last;
+  // before(i): sample i lies on the near side of [-1, size], true for a prefix.
+  int64_t a = 0, b = grid;
+  while (a < b) {
+    const int64_t m = a + (b - a) / 2;
+    const A v = gk_roi_sample(start, bin, m, grid);
+    if (rising ? v < (A)-1 : v > size) a = m + 1; else b = m;
+  }
+  *lo = a;
+  // past(i): sample i lies on the far side, true for a suffix.
+  b = grid;
+  while (a < b) {
+    const int64_t m = a + (b - a) / 2;
+    const A v = gk_roi_sample(start, bin, m, grid);
+    if (rising ? v > size : v < (A)-1) b = m; else a = m + 1;
+  }
+  *hi = a;
+}
+
+// One max-mode step: the first sample is taken as is, later ones when larger
+// (a NaN first sample stays). Repeating a step with the same value changes
+// nothing, so a run of outside samples (each 0) is one step.
+template <typename A>
+static GK_FN void gk_roi_max_step(A m, A* best, bool* any) {
+  *best = !*any || m > *best ? m : *best;
+  *any = true;
+}
+
 template <typename T>
 GK_KERNEL void gk_roi_align(const T* X, const T* rois, const int64_t* batch_indices, T* Y, gk_roi_align_args a,
                             int32_t* flag, int64_t n) {
@@ -65,12 +120,21 @@ GK_KERNEL void gk_roi_align(const T* X, const T* rois, const int64_t* batch_indi
     const int64_t count = grid_h * grid_w > 1 ? grid_h * grid_w : 1;
     const T* img = X + (b * a.channels + c) * a.height * a.width;
     const Acc H = (Acc)a.height, W = (Acc)a.width;
+    const Acc y_start = y0 + (Acc)ph * bin_h, x_start = x0 + (Acc)pw * bin_w;
+    int64_t iy_lo, iy_hi, ix_lo, ix_hi;
+    gk_roi_inside(y_start, bin_h, grid_h, H, &iy_lo, &iy_hi);
+    gk_roi_inside(x_start, bin_w, grid_w, W, &ix_lo, &ix_hi);
+    if (ix_hi <= ix_lo) iy_hi = iy_lo;  // no column inside: no sample inside
     Acc sum = (Acc)0, best = (Acc)0;
     bool any = false;
-    for (int64_t iy = 0; iy < grid_h; ++iy) {
-      Acc y = y0 + (Acc)ph * bin_h + ((Acc)iy + (Acc)0.5) * bin_h / (Acc)grid_h;
-      for (int64_t ix = 0; ix < grid_w; ++ix) {
-        Acc x = x0 + (Acc)pw * bin_w + ((Acc)ix + (Acc)0.5) * bin_w / (Acc)grid_w;
+    // Outside samples add +0 to the sum (never -0: it starts at +0), so skipping
+    // them leaves it bit for bit; in max mode each run of them is one 0 step.
+    if (a.mode_max && iy_lo > 0 && grid_w > 0) gk_roi_max_step((Acc)0, &best, &any);
+    for (int64_t iy = iy_lo; iy < iy_hi; ++iy) {
+      const Acc y = gk_roi_sample(y_start, bin_h, iy, grid_h);
+      if (a.mode_max && ix_lo > 0) gk_roi_max_step((Acc)0, &best, &any);
+      for (int64_t ix = ix_lo; ix < ix_hi; ++ix) {
+        const Acc x = gk_roi_sample(x_start, bin_w, ix, grid_w);
         Acc v1 = 0, v2 = 0, v3 = 0, v4 = 0;
         if (y >= (Acc)-1 && y <= H && x >= (Acc)-1 && x <= W) {  // false for NaN too
           Acc yy = y <= (Acc)0 ? (Acc)0 : y, xx = x <= (Acc)0 ? (Acc)0 : x;
@@ -98,13 +162,14 @@ GK_KERNEL void gk_roi_align(const T* X, const T* rois, const int64_t* batch_indi
           Acc m = v1 > v2 ? v1 : v2;
           m = m > v3 ? m : v3;
           m = m > v4 ? m : v4;
-          best = !any || m > best ? m : best;
-          any = true;
+          gk_roi_max_step(m, &best, &any);
         } else {
           sum += v1 + v2 + v3 + v4;
         }
       }
+      if (a.mode_max && ix_hi < grid_w) gk_roi_max_step((Acc)0, &best, &any);
     }
+    if (a.mode_max && iy_hi < grid_h && grid_w > 0) gk_roi_max_step((Acc)0, &best, &any);
     Y[i] = (T)(a.mode_max ? best : sum / (Acc)count);
   }
 }

@@ -65,6 +65,8 @@ Status infer_roi_align(InferContext& ctx) {
   return ok_status();
 }
 
+constexpr double kMaxRoiSamples = 4294967296.0;
+
 Status run_roi_align(KernelContext& ctx) {
   const auto& at = ctx.attrs<RoiAlignAttrs>();
   const TensorRef &x = ctx.in(0), &y = ctx.out(0);
@@ -72,6 +74,15 @@ Status run_roi_align(KernelContext& ctx) {
   const int64_t n = y.numel();
   if (n == 0) return ok_status();
   if (x.numel() == 0) return ctx.fail(fmt::format("X {} is empty but there are rois to pool", shape_str(x.shape)));
+  // A fixed sampling_ratio costs ratio^2 bilinear samples per output element
+  // whatever the rois are (an adaptive grid is clipped to the image in the
+  // kernel). Mask R-CNN's heads take about 2^28; past 2^32 a run would take
+  // minutes and is refused instead of hanging its caller.
+  const double samples = static_cast<double>(n) * at.sampling_ratio * at.sampling_ratio;
+  if (samples > kMaxRoiSamples)
+    return resource_exhausted("{}: sampling_ratio {} over {} output elements is {:.3g} bilinear samples, more than "
+                              "the 2^32 one run may take",
+                              ctx.node().describe(), at.sampling_ratio, n, samples);
   gk_roi_align_args a{};
   a.batch = x.shape[0];
   a.channels = x.shape[1];

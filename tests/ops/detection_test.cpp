@@ -84,6 +84,98 @@ TEST_CASE("RoiAlign max: largest weighted corner term per sample", "[ops][detect
   CHECK(values_of<float>(avg->outputs[0]) == std::vector<float>{16.5f});
 }
 
+namespace {
+
+// RoiAlign as ONNX Runtime's reference computes it, in float64, walking every
+// sample of every bin's grid: the check for the kernel, which walks only the
+// samples inside the image once a grid is longer than 16.
+std::vector<double> roi_align_reference(const std::vector<double>& img, int64_t h, int64_t w,
+                                        const std::vector<double>& rois, int64_t out_h, int64_t out_w, bool mode_max) {
+  std::vector<double> y;
+  for (size_t r = 0; r < rois.size() / 4; ++r) {
+    const double x0 = rois[4 * r] - 0.5, y0 = rois[4 * r + 1] - 0.5;  // half_pixel
+    const double bin_h = (rois[4 * r + 3] - 0.5 - y0) / out_h, bin_w = (rois[4 * r + 2] - 0.5 - x0) / out_w;
+    const int64_t gh = bin_h > 0 ? static_cast<int64_t>(std::ceil(bin_h)) : 0;
+    const int64_t gw = bin_w > 0 ? static_cast<int64_t>(std::ceil(bin_w)) : 0;
+    for (int64_t ph = 0; ph < out_h; ++ph)
+      for (int64_t pw = 0; pw < out_w; ++pw) {
+        double sum = 0, best = 0;
+        bool any = false;
+        for (int64_t iy = 0; iy < gh; ++iy)
+          for (int64_t ix = 0; ix < gw; ++ix) {
+            double yy = y0 + ph * bin_h + (iy + 0.5) * bin_h / gh, xx = x0 + pw * bin_w + (ix + 0.5) * bin_w / gw;
+            double v[4] = {0, 0, 0, 0};
+            if (yy >= -1 && yy <= h && xx >= -1 && xx <= w) {
+              yy = std::max(yy, 0.0);
+              xx = std::max(xx, 0.0);
+              int64_t ylo = static_cast<int64_t>(yy), xlo = static_cast<int64_t>(xx), yhi = ylo + 1, xhi = xlo + 1;
+              if (ylo >= h - 1) yhi = ylo = h - 1, yy = static_cast<double>(ylo);
+              if (xlo >= w - 1) xhi = xlo = w - 1, xx = static_cast<double>(xlo);
+              const double ly = yy - ylo, lx = xx - xlo;
+              v[0] = (1 - ly) * (1 - lx) * img[ylo * w + xlo];
+              v[1] = (1 - ly) * lx * img[ylo * w + xhi];
+              v[2] = ly * (1 - lx) * img[yhi * w + xlo];
+              v[3] = ly * lx * img[yhi * w + xhi];
+            }
+            const double m = std::max({v[0], v[1], v[2], v[3]});
+            best = any ? std::max(best, m) : m;
+            any = true;
+            sum += v[0] + v[1] + v[2] + v[3];
+          }
+        y.push_back(mode_max ? best : sum / std::max<int64_t>(gh * gw, 1));
+      }
+  }
+  return y;
+}
+
+}  // namespace
+
+TEST_CASE("RoiAlign: adaptive grids over rois far larger than the image", "[ops][detection]") {
+  // A 6x7 image with negative values (so max mode's zeros from samples outside the
+  // image matter). Rois reaching far past it give adaptive grids of 30 to 160
+  // samples per axis, most of them outside; one lies wholly outside; one is
+  // reversed (no samples: 0); one spans 1e30 pixels (a 2^20 x 2^20 grid per bin:
+  // 2^40 samples each if the kernel walked them).
+  const int64_t h = 6, w = 7;
+  std::vector<double> img;
+  for (int64_t i = 0; i < h * w; ++i) img.push_back(std::sin(0.7 * static_cast<double>(i)) - 0.3);
+  const std::vector<double> rois{-50, -40, 60, 45,   2, 1, 90, 70,   -300, -20, -100, 30,
+                                 5, 5, 1, 1,         -1e30, -1e30, 1e30, 1e30};
+  const int64_t nr = static_cast<int64_t>(rois.size() / 4);
+  const double top = *std::max_element(img.begin(), img.end());
+  for (DType t : {DType::kF64, DType::kF32})
+    for (const char* mode : {"avg", "max"}) {
+      INFO(dtype_name(t) << " " << mode);
+      OpCall c{"RoiAlign", "", 16, {},
+               {make_tensor(t, {1, 1, h, w}, img), make_tensor(t, {nr, 4}, rois),
+                i64({nr}, std::vector<int64_t>(static_cast<size_t>(nr), 0))}};
+      c.attrs.set("output_height", int_attr(2));
+      c.attrs.set("output_width", int_attr(3));
+      c.attrs.set("mode", string_attr(mode));
+      auto r = run_op_all_backends(c);
+      REQUIRE(r.ok());
+      const bool mode_max = std::string(mode) == "max";
+      const auto got = doubles_of(r->outputs[0]);
+      const auto want = roi_align_reference(img, h, w, {rois.begin(), rois.end() - 4}, 2, 3, mode_max);
+      REQUIRE(got.size() == static_cast<size_t>(nr * 6));
+      const double tol = t == DType::kF64 ? 1e-12 : 1e-5;
+      for (size_t i = 0; i < want.size(); ++i) {
+        INFO("output " << i);
+        CHECK(got[i] == Approx(want[i]).margin(tol));
+      }
+      // The 1e30 roi (too large a grid for the reference): avg divides at most a
+      // few samples by 2^40; max is 0 or the one sample that lands inside.
+      for (size_t i = want.size(); i < got.size(); ++i) {
+        if (mode_max) {
+          CHECK(got[i] >= 0);
+          CHECK(got[i] <= top);
+        } else {
+          CHECK(std::abs(got[i]) < 1e-9);
+        }
+      }
+    }
+}
+
 TEST_CASE("RoiAlign: out-of-range batch index, bad shapes", "[ops][detection]") {
   auto oob = run_op_all_backends(roi_align(DType::kF32, {0.5, 0.5, 2.5, 2.5}, {1}));
   require_error(oob, StatusCode::kOutOfRange, "an index was out of range");
@@ -95,6 +187,12 @@ TEST_CASE("RoiAlign: out-of-range batch index, bad shapes", "[ops][detection]") 
   OpCall mode = roi_align(DType::kF32, {0, 0, 1, 1}, {0});
   mode.attrs.set("mode", string_attr("median"));
   CHECK(run_op_all_backends(mode).status().code() == StatusCode::kInvalidModel);
+  // A fixed sampling_ratio samples its whole grid whatever the rois: 2^16 per axis
+  // over 4 outputs is 2^34 samples (minutes), refused before launch.
+  OpCall ratio = roi_align(DType::kF32, {0.5, 0.5, 0.6, 0.6}, {0});
+  ratio.attrs.set("sampling_ratio", int_attr(1 << 16));
+  require_error(run_op_all_backends(ratio), StatusCode::kResourceExhausted,
+                "sampling_ratio 65536 over 4 output elements is 1.72e+10 bilinear samples, more than the 2^32");
 }
 
 namespace {
