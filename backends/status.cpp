@@ -13,6 +13,8 @@ const char* status_code_name(StatusCode code) {
     case StatusCode::kUnavailable: return "Unavailable";
     case StatusCode::kDeviceError: return "DeviceError";
     case StatusCode::kInternal: return "Internal";
+    case StatusCode::kDeadlineExceeded: return "DeadlineExceeded";
+    case StatusCode::kCancelled: return "Cancelled";
   }
   return "Unknown";
 }

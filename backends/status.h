@@ -22,6 +22,8 @@ enum class StatusCode {
   kUnavailable,
   kDeviceError,
   kInternal,
+  kDeadlineExceeded,  // a run went past RunOptions::deadline
+  kCancelled,         // a run was stopped through RunOptions::cancel
 };
 
 const char* status_code_name(StatusCode code);
@@ -67,6 +69,8 @@ GK_ERROR_FACTORY(resource_exhausted, kResourceExhausted)
 GK_ERROR_FACTORY(unavailable, kUnavailable)
 GK_ERROR_FACTORY(device_error, kDeviceError)
 GK_ERROR_FACTORY(internal_error, kInternal)
+GK_ERROR_FACTORY(deadline_exceeded, kDeadlineExceeded)
+GK_ERROR_FACTORY(cancelled, kCancelled)
 #undef GK_ERROR_FACTORY
 
 template <typename T>

@@ -221,13 +221,27 @@ Status Executor::check_flags(const Plan& plan, DevPtr flags) {
   return ok_status();
 }
 
+namespace {
+
+Status check_run_limits(const RunOptions& options, const Node& node) {
+  if (options.cancel && options.cancel->load(std::memory_order_relaxed))
+    return cancelled("the run was cancelled before {}", node.view.describe());
+  if (std::chrono::steady_clock::now() >= options.deadline)
+    return deadline_exceeded("the run's deadline passed before {}", node.view.describe());
+  return ok_status();
+}
+
+}  // namespace
+
 Status Executor::run_steps(const Plan& plan, Frame& frame, const RunOptions& options, DevPtr flags,
                            std::vector<GkBuf>& owned, size_t first, size_t last) {
   const Graph& g = graph_;
+  const bool limited = options.limited();
   for (size_t s = first; s < last; ++s) {
     const StepPlan& step = plan.steps[s];
     if (step.skip) continue;
     const Node& node = g.nodes[step.node];
+    if (limited) GK_RETURN_IF_ERROR(check_run_limits(options, node));
     if (node.schema->traits.runs_in_executor()) {
       GK_RETURN_IF_ERROR(run_executor_step(node, frame, options, owned));
       for (ValueId v : step.release) frame.run_buffers[v] = GkBuf();

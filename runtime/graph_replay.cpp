@@ -67,6 +67,8 @@ Result<bool> GraphReplay::run(Kit& kit, const Plan& plan, const std::vector<cons
   if (!has_graph_) {
     if (++runs_ < 2) return fallback("first run of this shape: plain launches, captured on the next");
     Status s = capture(kit, plan, inputs, outputs, enqueue);
+    // A run stopped mid-capture says nothing about the graph: capture again next time.
+    if (s.code() == StatusCode::kDeadlineExceeded || s.code() == StatusCode::kCancelled) return s;
     if (!s.ok()) {
       fallback_ = "not captured: " + s.message();
       spdlog::debug("graph replay off for this shape: {}", s.message());

@@ -74,6 +74,14 @@ Result<std::vector<NamedBuf>> Session::run_device(const std::vector<NamedBuf>& i
   return executor_->run(inputs, options, info);
 }
 
+std::chrono::steady_clock::time_point RunOptions::deadline_in(double seconds) {
+  using namespace std::chrono;
+  const steady_clock::time_point now = steady_clock::now();
+  if (!(seconds > 0)) return now;
+  if (seconds > 1e9) return steady_clock::time_point::max();  // 31 years: none (and no overflow)
+  return now + duration_cast<steady_clock::duration>(duration<double>(seconds));
+}
+
 Result<std::vector<NamedTensor>> Session::run(const std::vector<NamedTensor>& inputs, const RunOptions& options,
                                               RunInfo* info) const {
   std::vector<NamedBuf> bufs;

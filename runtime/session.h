@@ -12,6 +12,8 @@
 #include "graph/ir.h"
 #include "runtime/kit/kit.h"
 
+#include <atomic>
+#include <chrono>
 #include <map>
 #include <memory>
 #include <set>
@@ -75,6 +77,16 @@ struct NamedBuf {
 
 struct RunOptions {
   Profiler* profiler = nullptr;  // tag every launch with its ONNX node(s) and op type
+  // Checked before each step (a node, each iteration of a Loop or Scan body): past
+  // the deadline the run stops with DeadlineExceeded; once *cancel is true (set from
+  // any thread) with Cancelled. A kernel already launched runs to its end, and on
+  // CUDA the check sees enqueue time, not the device's. The session stays usable.
+  std::chrono::steady_clock::time_point deadline = std::chrono::steady_clock::time_point::max();
+  const std::atomic<bool>* cancel = nullptr;
+
+  bool limited() const { return cancel || deadline != std::chrono::steady_clock::time_point::max(); }
+  // A deadline `seconds` from now (<= 0: already past).
+  static std::chrono::steady_clock::time_point deadline_in(double seconds);
 };
 
 struct RunInfo {

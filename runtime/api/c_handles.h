@@ -26,6 +26,7 @@ struct gkrun_status {
 struct gkrun_options {
   gk::SessionOptions session;
   bool profiling = false;
+  double run_timeout_s = 0;  // 0: none
 };
 
 // One graph input or output as gkrun_io_info shows it; the arrays stay put for the
@@ -49,6 +50,7 @@ struct gkrun_session {
   std::unique_ptr<gk::Profiler> profiler;
   std::mutex profile_mutex;
   std::vector<std::pair<std::string, gk::Shape>> last_shapes;
+  double run_timeout_s = 0;  // each run's deadline, from its start; 0: none
 };
 
 // One tensor as gkrun_tensor shows it: host data or a device buffer, and for a

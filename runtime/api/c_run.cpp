@@ -83,10 +83,11 @@ gk::Result<std::vector<gk::NamedBuf>> device_inputs(const gkrun_tensor* inputs, 
 // Runs under the profile lock when profiling (see gkrun_session), else unlocked.
 template <typename F>
 gk::Status with_profiler(const gkrun_session& s, const std::vector<std::pair<std::string, gk::Shape>>& shapes, F&& run) {
-  if (!s.profiler) return run(gk::RunOptions{});
+  gk::RunOptions options;
+  if (s.run_timeout_s > 0) options.deadline = gk::RunOptions::deadline_in(s.run_timeout_s);
+  if (!s.profiler) return run(options);
   auto& session = const_cast<gkrun_session&>(s);
   std::lock_guard<std::mutex> lock(session.profile_mutex);
-  gk::RunOptions options;
   options.profiler = session.profiler.get();
   GK_RETURN_IF_ERROR(run(options));
   GK_RETURN_IF_ERROR(session.profiler->resolve());

@@ -27,13 +27,16 @@ gkrun_io_slot make_slot(const gk::IoDesc& d) {
   return slot;
 }
 
-gk::Status wrap_session(gk::Result<std::shared_ptr<gk::Session>> opened, bool profiling, gkrun_session** out) {
+gk::Status wrap_session(gk::Result<std::shared_ptr<gk::Session>> opened, const gkrun_options* options,
+                        gkrun_session** out) {
+  const bool profiling = options && options->profiling;
   if (!opened.ok()) return opened.status();
   auto s = std::make_unique<gkrun_session>();
   s->session = std::move(opened).value();
   for (const gk::IoDesc& d : s->session->inputs()) s->inputs.push_back(make_slot(d));
   for (const gk::IoDesc& d : s->session->outputs()) s->outputs.push_back(make_slot(d));
   if (profiling) s->profiler = std::make_unique<gk::Profiler>(s->session->kit().device());
+  if (options) s->run_timeout_s = options->run_timeout_s;
   *out = s.release();
   return gk::ok_status();
 }
@@ -120,12 +123,22 @@ gkrun_status* gkrun_options_set_profiling(gkrun_options* options, int enable) {
   });
 }
 
+gkrun_status* gkrun_options_set_run_timeout(gkrun_options* options, double seconds) {
+  return guard("gkrun_options_set_run_timeout", [&] {
+    if (!options) return gk::invalid_argument("gkrun_options_set_run_timeout: options is NULL");
+    if (!(seconds >= 0))
+      return gk::invalid_argument("gkrun_options_set_run_timeout: seconds is {}; must be >= 0 (0: no limit)", seconds);
+    options->run_timeout_s = seconds;
+    return gk::ok_status();
+  });
+}
+
 gkrun_status* gkrun_session_open(const char* path, const gkrun_options* options, gkrun_session** out) {
   return guard("gkrun_session_open", [&] {
     if (!path || !out) return gk::invalid_argument("gkrun_session_open: path or out is NULL");
     *out = nullptr;
     gk::SessionOptions o = options ? options->session : gk::SessionOptions{};
-    return wrap_session(gk::Session::open(path, std::move(o)), options && options->profiling, out);
+    return wrap_session(gk::Session::open(path, std::move(o)), options, out);
   });
 }
 
@@ -136,7 +149,7 @@ gkrun_status* gkrun_session_open_from_memory(const void* data, size_t size, cons
     *out = nullptr;
     if (!data && size) return gk::invalid_argument("gkrun_session_open_from_memory: data is NULL for {} bytes", size);
     gk::SessionOptions o = options ? options->session : gk::SessionOptions{};
-    return wrap_session(gk::Session::open_from_memory(data, size, std::move(o)), options && options->profiling, out);
+    return wrap_session(gk::Session::open_from_memory(data, size, std::move(o)), options, out);
   });
 }
 

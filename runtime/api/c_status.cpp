@@ -14,6 +14,8 @@ static_assert(static_cast<int>(gk::StatusCode::kResourceExhausted) == GKRUN_RESO
 static_assert(static_cast<int>(gk::StatusCode::kUnavailable) == GKRUN_UNAVAILABLE);
 static_assert(static_cast<int>(gk::StatusCode::kDeviceError) == GKRUN_DEVICE_ERROR);
 static_assert(static_cast<int>(gk::StatusCode::kInternal) == GKRUN_INTERNAL);
+static_assert(static_cast<int>(gk::StatusCode::kDeadlineExceeded) == GKRUN_DEADLINE_EXCEEDED);
+static_assert(static_cast<int>(gk::StatusCode::kCancelled) == GKRUN_CANCELLED);
 // gkrun_dtype is the ONNX code, as gk::DType is.
 static_assert(static_cast<int>(gk::DType::kF32) == GKRUN_DTYPE_FLOAT32);
 static_assert(static_cast<int>(gk::DType::kString) == GKRUN_DTYPE_STRING);
@@ -36,7 +38,7 @@ const char* gkrun_status_message(const gkrun_status* status) { return status ? s
 void gkrun_status_free(gkrun_status* status) { delete status; }
 
 const char* gkrun_code_name(gkrun_code code) {
-  if (code < GKRUN_OK || code > GKRUN_INTERNAL) return "Unknown";
+  if (code < GKRUN_OK || code > GKRUN_CANCELLED) return "Unknown";
   return gk::status_code_name(static_cast<gk::StatusCode>(code));
 }
 

@@ -54,7 +54,9 @@ typedef enum gkrun_code {
   GKRUN_RESOURCE_EXHAUSTED = 5, /* out of memory */
   GKRUN_UNAVAILABLE = 6,        /* e.g. CUDA asked for and no driver */
   GKRUN_DEVICE_ERROR = 7,
-  GKRUN_INTERNAL = 8
+  GKRUN_INTERNAL = 8,
+  GKRUN_DEADLINE_EXCEEDED = 9,  /* a run went past its timeout (gkrun_options_set_run_timeout) */
+  GKRUN_CANCELLED = 10
 } gkrun_code;
 
 typedef struct gkrun_status gkrun_status;
@@ -116,6 +118,11 @@ GKRUN_API gkrun_status* gkrun_options_set_cuda_graphs(gkrun_options* options, in
 /* Profiling: every run records its kernel launches (node, op type, shapes, time)
  * until gkrun_session_end_profiling writes them as a Chrome trace. Default off. */
 GKRUN_API gkrun_status* gkrun_options_set_profiling(gkrun_options* options, int enable);
+/* Every run of the session stops with GKRUN_DEADLINE_EXCEEDED at its first step
+ * (a node, an iteration of a Loop or Scan body) more than `seconds` after it
+ * started; a kernel already started finishes first. 0 (the default): no limit.
+ * Negative or NaN: GKRUN_INVALID_ARGUMENT. */
+GKRUN_API gkrun_status* gkrun_options_set_run_timeout(gkrun_options* options, double seconds);
 
 /* ---- sessions ---- */
 

@@ -247,6 +247,7 @@ class Options {
   Options& disable_pass(const std::string& p) { return set(gkrun_options_disable_pass(o_.get(), p.c_str())); }
   Options& cuda_graphs(bool on) { return set(gkrun_options_set_cuda_graphs(o_.get(), on ? 1 : 0)); }
   Options& profiling(bool on) { return set(gkrun_options_set_profiling(o_.get(), on ? 1 : 0)); }
+  Options& run_timeout(double seconds) { return set(gkrun_options_set_run_timeout(o_.get(), seconds)); }
   const gkrun_options* c() const { return o_.get(); }
 
  private:

@@ -1,8 +1,9 @@
 /* The C API from C (compiled as C11): open from a file and from memory, the
  * input/output queries, a host run and a device-buffer run checked against the
  * model's arithmetic done here, profiling to a Chrome trace, and the error
- * cases' codes and messages. Usage: c_api_test MODEL_DIR TMP_DIR
- * (MODEL_DIR holds affine.onnx, see make_affine_model.py). Exit 0 when every
+ * cases' codes and messages, and a run timeout. Usage: c_api_test MODEL_DIR TMP_DIR
+ * (MODEL_DIR holds affine.onnx, see make_affine_model.py, and endless_loop.onnx,
+ * see make_value_models.py). Exit 0 when every
  * check holds; each failed check prints its line. */
 #include "c_check.h"
 
@@ -64,7 +65,7 @@ static char* slurp(const char* path, size_t* size) {
 }
 
 int main(int argc, char** argv) {
-  char model[4096], trace[4096], *bytes, *trace_text;
+  char model[4096], loop_model[4096], trace[4096], *bytes, *trace_text;
   size_t size = 0;
   gkrun_options* options = NULL;
   gkrun_session* s = NULL;
@@ -82,6 +83,7 @@ int main(int argc, char** argv) {
     return 2;
   }
   snprintf(model, sizeof model, "%s/affine.onnx", argv[1]);
+  snprintf(loop_model, sizeof loop_model, "%s/endless_loop.onnx", argv[1]);
   snprintf(trace, sizeof trace, "%s/c_api_trace.json", argv[2]);
 
   CHECK(strcmp(gkrun_version(), "0.2.0") == 0);
@@ -178,6 +180,30 @@ int main(int argc, char** argv) {
   REQUIRE_OK(gkrun_options_disable_pass(options, "no-such-pass"));
   REQUIRE_ERROR(gkrun_session_open(model, options, &bad), GKRUN_INVALID_ARGUMENT, "unknown pass 'no-such-pass'");
   REQUIRE_ERROR(gkrun_session_open(NULL, NULL, &bad), GKRUN_INVALID_ARGUMENT, "path or out is NULL");
+
+  /* A run timeout: a Loop of 2^62 iterations stops at its deadline; the session
+   * stays open and stops the same way again; bad timeouts are refused. */
+  {
+    gkrun_options* timed = NULL;
+    gkrun_session* endless = NULL;
+    const int64_t one[1] = {1};
+    const float x1[1] = {1.5f};
+    gkrun_tensor in1 = {"x", GKRUN_DTYPE_FLOAT32, one, 1, x1, sizeof x1};
+    REQUIRE_OK(gkrun_options_create(&timed));
+    REQUIRE_OK(gkrun_options_set_backend(timed, "cpu"));
+    REQUIRE_ERROR(gkrun_options_set_run_timeout(timed, -1.0), GKRUN_INVALID_ARGUMENT, "seconds is -1; must be >= 0");
+    REQUIRE_ERROR(gkrun_options_set_run_timeout(timed, NAN), GKRUN_INVALID_ARGUMENT, "must be >= 0");
+    REQUIRE_OK(gkrun_options_set_run_timeout(timed, 0.2));
+    REQUIRE_OK(gkrun_session_open(loop_model, timed, &endless));
+    REQUIRE_ERROR(gkrun_session_run(endless, &in1, 1, &values), GKRUN_DEADLINE_EXCEEDED,
+                  "the run's deadline passed before node '");
+    CHECK(values == NULL);
+    REQUIRE_ERROR(gkrun_session_run(endless, &in1, 1, &values), GKRUN_DEADLINE_EXCEEDED, "node 'loop' (Loop)");
+    CHECK(strcmp(gkrun_code_name(GKRUN_DEADLINE_EXCEEDED), "DeadlineExceeded") == 0);
+    CHECK(strcmp(gkrun_code_name(GKRUN_CANCELLED), "Cancelled") == 0);
+    gkrun_session_close(endless);
+    gkrun_options_free(timed);
+  }
 
   gkrun_session_close(s);
   gkrun_options_free(options);

@@ -15,6 +15,9 @@ optional.onnx (opset 18):
   empty   = Optional() (type float32)            optional(float32), always empty
 optional_get.onnx (opset 18): the same inputs,
   y       = OptionalGetElement(maybe) + x        float32 [2]; an error when maybe is empty
+endless_loop.onnx (opset 16): input x: float32 [1]
+  y       = Loop(M = 2^62, cond = true, x), the body doubling x: a run that would
+            take centuries, for the run timeout
 """
 import os
 import sys
@@ -74,10 +77,30 @@ def optional_model(get):
     return helper.make_model(graph, opset_imports=[helper.make_opsetid("", 18)], producer_name="gkrun-tests")
 
 
+def endless_loop_model():
+    f = TensorProto.FLOAT
+    body = helper.make_graph(
+        [helper.make_node("Add", ["x_in", "x_in"], ["x_out"], name="double"),
+         helper.make_node("Identity", ["cond_in"], ["cond_out"], name="keep")],
+        "body",
+        [helper.make_tensor_value_info("i", TensorProto.INT64, []),
+         helper.make_tensor_value_info("cond_in", TensorProto.BOOL, []),
+         helper.make_tensor_value_info("x_in", f, [1])],
+        [helper.make_tensor_value_info("cond_out", TensorProto.BOOL, []),
+         helper.make_tensor_value_info("x_out", f, [1])])
+    inits = [helper.make_tensor("m", TensorProto.INT64, [], [2**62]),
+             helper.make_tensor("cond", TensorProto.BOOL, [], [True])]
+    graph = helper.make_graph([helper.make_node("Loop", ["m", "cond", "x"], ["y"], body=body, name="loop")],
+                              "endless", [helper.make_tensor_value_info("x", f, [1])],
+                              [helper.make_tensor_value_info("y", f, [1])], inits)
+    return helper.make_model(graph, opset_imports=[helper.make_opsetid("", 16)], producer_name="gkrun-tests")
+
+
 def main(folder):
     save(sequence_model(), os.path.join(folder, "sequence.onnx"))
     save(optional_model(get=False), os.path.join(folder, "optional.onnx"))
     save(optional_model(get=True), os.path.join(folder, "optional_get.onnx"))
+    save(endless_loop_model(), os.path.join(folder, "endless_loop.onnx"))
 
 
 if __name__ == "__main__":

@@ -104,6 +104,57 @@ fs::path write_model(const std::string& name, bool with_unsupported) {
 
 fs::path relu_model() { return write_model("relu.onnx", false); }
 
+// y = Loop(2^62, true, x) whose body doubles x: it would run for centuries.
+fs::path endless_loop_model() {
+  onnx::ModelProto m;
+  m.set_ir_version(8);
+  m.add_opset_import()->set_version(16);
+  auto* g = m.mutable_graph();
+  g->set_name("g");
+  auto info = [](onnx::ValueInfoProto* v, const char* n, int type, bool scalar) {
+    v->set_name(n);
+    auto* t = v->mutable_type()->mutable_tensor_type();
+    t->set_elem_type(type);
+    t->mutable_shape();
+    if (!scalar) t->mutable_shape()->add_dim()->set_dim_value(1);
+  };
+  info(g->add_input(), "x", onnx::TensorProto::FLOAT, false);
+  info(g->add_output(), "y", onnx::TensorProto::FLOAT, false);
+  auto* trips = g->add_initializer();
+  trips->set_name("m");
+  trips->set_data_type(onnx::TensorProto::INT64);
+  trips->add_int64_data(int64_t{1} << 62);
+  auto* cond = g->add_initializer();
+  cond->set_name("cond");
+  cond->set_data_type(onnx::TensorProto::BOOL);
+  cond->add_int32_data(1);
+  auto* loop = g->add_node();
+  loop->set_op_type("Loop");
+  loop->set_name("loop");
+  for (const char* in : {"m", "cond", "x"}) loop->add_input(in);
+  loop->add_output("y");
+  auto* attr = loop->add_attribute();
+  attr->set_name("body");
+  attr->set_type(onnx::AttributeProto::GRAPH);
+  auto* body = attr->mutable_g();
+  body->set_name("body");
+  info(body->add_input(), "i", onnx::TensorProto::INT64, true);
+  info(body->add_input(), "cond_in", onnx::TensorProto::BOOL, true);
+  info(body->add_input(), "x_in", onnx::TensorProto::FLOAT, false);
+  info(body->add_output(), "cond_in", onnx::TensorProto::BOOL, true);
+  info(body->add_output(), "x_out", onnx::TensorProto::FLOAT, false);
+  auto* add = body->add_node();
+  add->set_op_type("Add");
+  add->set_name("double");
+  add->add_input("x_in");
+  add->add_input("x_in");
+  add->add_output("x_out");
+  fs::path p = temp_dir() / "endless_loop.onnx";
+  std::ofstream f(p, std::ios::binary);
+  m.SerializeToOstream(&f);
+  return p;
+}
+
 void write_npy_f32(const fs::path& p, const std::string& shape, size_t count) {
   std::string header = "{'descr': '<f4', 'fortran_order': False, 'shape': " + shape + ", }";
   while ((10 + header.size() + 1) % 64) header += ' ';
@@ -185,6 +236,21 @@ TEST_CASE("gkrun --memory-limit refuses a plan over it and names the need and th
   CHECK_THAT(bad.err, Catch::Contains("--memory-limit: malformed size '12Q'"));
   Result zero = gkrun(relu_model().string() + " --backend cpu --memory-limit 0");
   CHECK(zero.code == 2);
+}
+
+TEST_CASE("gkrun --timeout stops a run that would take centuries", "[cli][errors]") {
+  Result r = gkrun(endless_loop_model().string() + " --backend cpu --timeout 0.3");
+  INFO(r.err);
+  CHECK(r.code == 3);
+  CHECK(lines(r.err) == 1);
+  CHECK_THAT(r.err, Catch::Contains("DeadlineExceeded: ") && Catch::Contains("node 'loop' (Loop)") &&
+                        Catch::Contains("the run's deadline passed before node '"));
+  Result bad = gkrun(relu_model().string() + " --backend cpu --timeout -1");
+  CHECK(bad.code == 2);
+  CHECK_THAT(bad.err, Catch::Contains("--timeout"));
+  Result fine = gkrun(relu_model().string() + " --backend cpu --timeout 60");
+  INFO(fine.err);
+  CHECK(fine.code == 0);
 }
 
 TEST_CASE("gkrun: bad input is one line on stderr and the documented exit code", "[cli][errors]") {

@@ -56,7 +56,11 @@ Status run_model_bytes(const uint8_t* data, size_t size) {
     GK_TRY(HostTensor t, small_input(in, rng));
     inputs.push_back({in.name, std::move(t)});
   }
-  return session->run(inputs).status();
+  // A model may legally loop for hours (a Loop whose trip count is data): stop it
+  // well inside libFuzzer's 25 s timeout, as an embedding app would.
+  RunOptions run_options;
+  run_options.deadline = RunOptions::deadline_in(kFuzzRunSeconds);
+  return session->run(inputs, run_options).status();
 }
 
 Status decode_tensor_bytes(const uint8_t* data, size_t size) {

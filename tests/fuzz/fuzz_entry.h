@@ -18,7 +18,8 @@ Status load_model_bytes(const uint8_t* data, size_t size);
 
 // Load, then plan and run on the CPU backend at small shapes: symbolic dims bound
 // to 2, no input over kMaxInputElements elements, values drawn from a generator
-// seeded by the input's bytes (never the clock), under a memory limit.
+// seeded by the input's bytes (never the clock), under a memory limit and a
+// kFuzzRunSeconds deadline.
 Status run_model_bytes(const uint8_t* data, size_t size);
 
 // The tensor-file decoders: TensorProto, SequenceProto and OptionalProto (.pb),
@@ -31,5 +32,6 @@ Status run_target(const std::string& name, const uint8_t* data, size_t size);
 
 constexpr int64_t kMaxInputElements = 4096;
 constexpr size_t kFuzzMemoryLimit = size_t{64} << 20;
+constexpr double kFuzzRunSeconds = 2.0;
 
 }  // namespace gk::fuzz

@@ -129,6 +129,21 @@ def test_errors_carry_code_and_message(session, tmp_path):
     assert isinstance(e.value, RuntimeError)
 
 
+def test_run_timeout_stops_an_endless_loop():
+    # tests/api/endless_loop.onnx (make_value_models.py): a Loop of 2^62 iterations.
+    options = gkrun.SessionOptions()
+    options.run_timeout = 0.2
+    s = gkrun.InferenceSession(str(SOURCE / "tests" / "api" / "endless_loop.onnx"), sess_options=options,
+                               providers=CPU)
+    with pytest.raises(gkrun.Error) as e:
+        s.run(None, {"x": np.ones((1,), np.float32)})
+    assert e.value.code == "DeadlineExceeded" and "the run's deadline passed before node '" in str(e.value)
+    options.run_timeout = -1.0
+    with pytest.raises(gkrun.Error) as e:
+        gkrun.InferenceSession(str(AFFINE), sess_options=options, providers=CPU)
+    assert e.value.code == "InvalidArgument" and "must be >= 0" in str(e.value)
+
+
 # Models built with onnx's helpers (python3-onnx); skipped without it.
 onnx = pytest.importorskip("onnx")
 from onnx import TensorProto, helper  # noqa: E402

@@ -8,7 +8,10 @@
 #include "graph/loader.h"
 #include "runtime/tensor_io.h"
 
+#include <atomic>
+#include <chrono>
 #include <cmath>
+#include <thread>
 
 using namespace gk;
 using namespace gk::hostile;
@@ -357,6 +360,49 @@ TEST_CASE("hostile: a Loop with neither a trip count nor a condition", "[hostile
   auto s = must_open(dir, doubling_loop(false, false));
   require_error(run_status(*s, {{"x", f32({1}, {1.5f})}}), StatusCode::kInvalidModel,
                 "node 'loop' (Loop): has neither a trip count M nor a condition: the loop would never end");
+}
+
+// Class: a Loop that would end, but after hours: a trip count of 2^62 from the
+// input (as in the mutate fuzzer's finding, Range expanded into a Loop whose trip
+// count came from random floats; the CI smoke run timed out on it). Neither can be
+// refused up front; RunOptions::deadline stops the run at the next step, and
+// RunOptions::cancel, set from another thread, does too. The session then runs
+// again as before.
+TEST_CASE("hostile: a Loop of 2^62 iterations stops at the run's deadline or when cancelled", "[hostile]") {
+  TempDir dir;
+  auto s = must_open(dir, doubling_loop(true, true));
+  auto inputs = [](int64_t m) {
+    return std::vector<NamedTensor>{{"m", i64({}, {m})}, {"cond", boolean(true)}, {"x", f32({1}, {1.5f})}};
+  };
+  RunOptions soon;
+  soon.deadline = RunOptions::deadline_in(0.2);
+  require_error(s->run(inputs(int64_t{1} << 62), soon), StatusCode::kDeadlineExceeded,
+                "the run's deadline passed before node '");
+
+  std::atomic<bool> stop{false};
+  RunOptions stoppable;
+  stoppable.cancel = &stop;
+  std::thread canceller([&] {
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    stop = true;
+  });
+  auto cancelled = s->run(inputs(int64_t{1} << 62), stoppable);
+  canceller.join();
+  require_error(cancelled, StatusCode::kCancelled, "the run was cancelled before node '");
+
+  // A deadline already past (or a flag already set) stops the run before its first node.
+  RunOptions past;
+  past.deadline = RunOptions::deadline_in(0);
+  require_error(s->run(inputs(3), past), StatusCode::kDeadlineExceeded,
+                "the run's deadline passed before node 'loop' (Loop)");
+  require_error(s->run(inputs(3), stoppable), StatusCode::kCancelled, "the run was cancelled before node 'loop'");
+
+  RunOptions ample;
+  ample.deadline = RunOptions::deadline_in(600);
+  auto three = s->run(inputs(3), ample);
+  INFO((three.ok() ? std::string("OK") : three.status().to_string()));
+  REQUIRE(three.ok());
+  CHECK((*three)[0].tensor.data<float>()[0] == 12.0f);  // 1.5 doubled 3 times
 }
 
 // Class: a truncated .npy header (a read past the buffer).

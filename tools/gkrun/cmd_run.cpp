@@ -18,7 +18,15 @@ struct RunFlags {
   bool profile = false;
   std::string trace;
   bool json = false;
+  double timeout_s = 0;  // 0: none
 };
+
+// Each run gets its own deadline, timeout_s from its start.
+RunOptions limits_of(const RunFlags& f) {
+  RunOptions o;
+  if (f.timeout_s > 0) o.deadline = RunOptions::deadline_in(f.timeout_s);
+  return o;
+}
 
 int run_model(const RunFlags& f) {
   double open_ms = 0;
@@ -30,13 +38,13 @@ int run_model(const RunFlags& f) {
 
   const CompileStats before = s.kit().device().compile_stats();
   double t0 = now_ms();
-  auto first = s.run(*inputs);
+  auto first = s.run(*inputs, limits_of(f));
   const double first_ms = now_ms() - t0;
   if (!first.ok()) return report_error(first.status());
   const CompileStats after = s.kit().device().compile_stats();
 
   Profiler profiler(s.kit().device());
-  RunOptions options;
+  RunOptions options = limits_of(f);
   if (f.profile || !f.trace.empty()) options.profiler = &profiler;
   t0 = now_ms();
   auto outputs = s.run(*inputs, options);
@@ -114,6 +122,8 @@ void add_run(CLI::App& root, int* exit_code) {
   root.add_option("--disable-pass", flags->model.disable_passes, "turn a graph pass off by name");
   root.add_option("--memory-limit", flags->model.memory_limit,
                   "refuse a plan that needs more device memory than this (bytes, or 512K, 64M, 2G)");
+  root.add_option("--timeout", flags->timeout_s, "stop a run that takes longer than this many seconds (DeadlineExceeded)")
+      ->check(CLI::PositiveNumber);
   root.add_option("--output-dir", flags->output_dir, "save outputs as .npy");
   root.add_option("--save-inputs", flags->save_inputs, "save the inputs used as .npy (to replay them elsewhere)");
   root.add_flag("--profile", flags->profile, "print the hot-kernel table");

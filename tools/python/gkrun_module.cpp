@@ -173,7 +173,7 @@ py::object to_python(const gkrun_value* v) {
 class Session {
  public:
   Session(py::object model, const std::string& backend, int device, int threads,
-          const std::vector<std::string>& disabled_passes, bool profiling, bool cuda_graphs) {
+          const std::vector<std::string>& disabled_passes, bool profiling, bool cuda_graphs, double run_timeout) {
     gkrun_options* raw = nullptr;
     check(gkrun_options_create(&raw));
     std::unique_ptr<gkrun_options, OptionsDeleter> options(raw);
@@ -182,6 +182,7 @@ class Session {
     check(gkrun_options_set_threads(raw, threads));
     check(gkrun_options_set_profiling(raw, profiling ? 1 : 0));
     check(gkrun_options_set_cuda_graphs(raw, cuda_graphs ? 1 : 0));
+    check(gkrun_options_set_run_timeout(raw, run_timeout));
     for (const std::string& p : disabled_passes) check(gkrun_options_disable_pass(raw, p.c_str()));
     gkrun_session* s = nullptr;
     if (py::isinstance<py::bytes>(model)) {
@@ -285,10 +286,10 @@ PYBIND11_MODULE(_gkrun, m) {
   m.def("version", [] { return std::string(gkrun_version()); });
   m.def("dtype_name", [](int code) { return std::string(gkrun_dtype_name(static_cast<gkrun_dtype>(code))); });
   py::class_<Session>(m, "Session")
-      .def(py::init<py::object, const std::string&, int, int, const std::vector<std::string>&, bool, bool>(),
+      .def(py::init<py::object, const std::string&, int, int, const std::vector<std::string>&, bool, bool, double>(),
            py::arg("model"), py::arg("backend") = "auto", py::arg("device") = -1, py::arg("threads") = 0,
            py::arg("disabled_passes") = std::vector<std::string>{}, py::arg("profiling") = false,
-           py::arg("cuda_graphs") = true)
+           py::arg("cuda_graphs") = true, py::arg("run_timeout") = 0.0)
       .def_property_readonly("backend", &Session::backend)
       .def("inputs", &Session::inputs)
       .def("outputs", &Session::outputs)

@@ -83,7 +83,9 @@ class SessionOptions:
     clean-ups (dead nodes, Identity removal, constant folding) and drops the
     fusions, the others keep all. disabled_optimizers: pass names to turn off
     (eliminate-dead, remove-identity, fold-constants, fold-batchnorm,
-    fuse-activation). enable_cuda_graph: capture and replay on CUDA (default on)."""
+    fuse-activation). enable_cuda_graph: capture and replay on CUDA (default on).
+    run_timeout (a gkrun extension): a run past this many seconds stops with
+    gkrun.Error code "DeadlineExceeded" (0: no limit)."""
 
     def __init__(self):
         self.intra_op_num_threads = 0
@@ -93,6 +95,7 @@ class SessionOptions:
         self.graph_optimization_level = GraphOptimizationLevel.ORT_ENABLE_ALL
         self.disabled_optimizers = []
         self.enable_cuda_graph = True
+        self.run_timeout = 0.0
         self.log_severity_level = 2  # accepted for compatibility
 
     def _disabled_passes(self):
@@ -190,7 +193,8 @@ class InferenceSession:
                                  threads=int(options.intra_op_num_threads),
                                  disabled_passes=options._disabled_passes(),
                                  profiling=bool(options.enable_profiling),
-                                 cuda_graphs=bool(options.enable_cuda_graph))
+                                 cuda_graphs=bool(options.enable_cuda_graph),
+                                 run_timeout=float(options.run_timeout))
         self._inputs = [NodeArg(d) for d in self._session.inputs()]
         self._outputs = [NodeArg(d) for d in self._session.outputs()]
         self._by_input = {a.name: a for a in self._inputs}
