@@ -147,6 +147,16 @@ Status check_node_arity(const NodeView& node) {
   if (outputs > spec->max_outputs() || outputs < spec->min_outputs())
     return invalid_model("{}: has {} output{}; {}", node.describe(), outputs, outputs == 1 ? "" : "s",
                          describe_signature(*spec));
+  // An output given as "" is one the model does not want: legal for an optional
+  // output or an element of a variadic list (ONNX's checker allows both), not for a
+  // single required one, which the infer rule writes (TopK with Values "").
+  for (size_t i = 0; i < outputs; ++i) {
+    if (i < node.output_present.size() && node.output_present[i]) continue;
+    const FormalOutput* f = spec->formal_output(i);
+    if (f && f->kind == FormalInput::Kind::kRequired)
+      return invalid_model("{}: output {} ('{}') is required but given as \"\"; {}", node.describe(), i, f->name,
+                           describe_signature(*spec));
+  }
   const size_t needed = std::max(given, spec->min_inputs());
   for (size_t i = 0; i < needed; ++i) {
     if (node.has_input(i)) continue;

@@ -60,9 +60,9 @@ const std::vector<InputSpec>& input_specs();
 
 // InvalidModel naming the node, the op version and the counts it allows, when a
 // required input is absent (given as "" or not given; the index and name too), the
-// node has more inputs than the op takes, or it names fewer outputs than the op
-// requires or more than it has (checked against node_input_spec); ok for an op the
-// spec does not list.
+// node has more inputs than the op takes, it names fewer outputs than the op
+// requires or more than it has, or a required single output is "" (checked
+// against node_input_spec); ok for an op the spec does not list.
 Status check_node_arity(const NodeView& node);
 
 }  // namespace gk

@@ -84,30 +84,43 @@ Result<ParsedAttrs> parse_split(const AttrMap& a, const NodeView& node) {
   return make_attrs(std::move(attrs));
 }
 
-Result<std::vector<int64_t>> split_sizes(const InferContext& ctx, int64_t dim) {
-  const auto& attrs = attrs_as<SplitAttrs>(ctx.attrs);
-  const int64_t outputs = static_cast<int64_t>(ctx.outputs.size());
+// The pieces' lengths along the axis; `split_input` is input 1's values where the
+// node has it. An error names what is wrong, for the caller to attach to the node.
+Result<std::vector<int64_t>> split_sizes(const SplitAttrs& attrs, int64_t outputs, int64_t dim,
+                                         const std::vector<int64_t>* split_input) {
   std::vector<int64_t> sizes;
   if (attrs.split) {
     sizes = *attrs.split;
-  } else if (attrs.split_input && ctx.node.has_input(1)) {
-    GK_TRY(sizes, host_ints(ctx, 1));
+  } else if (split_input) {
+    sizes = *split_input;
   } else {
     const int64_t parts = attrs.num_outputs > 0 ? attrs.num_outputs : outputs;
-    if (parts < 1) return ctx.fail("has no outputs");
+    if (parts < 1) return invalid_argument("has no outputs");
     if (attrs.num_outputs == 0 && dim % parts != 0)
-      return ctx.fail(fmt::format("axis dim {} does not split into {} equal parts", dim, parts));
+      return invalid_argument("axis dim {} does not split into {} equal parts", dim, parts);
     const int64_t chunk = (dim + parts - 1) / parts;
     for (int64_t p = 0; p < parts; ++p) sizes.push_back(std::clamp(dim - p * chunk, int64_t{0}, chunk));
   }
   if (static_cast<int64_t>(sizes.size()) != outputs)
-    return ctx.fail(fmt::format("split has {} parts for {} outputs", sizes.size(), outputs));
+    return invalid_argument("split has {} parts for {} outputs", sizes.size(), outputs);
   int64_t sum = 0;
   for (int64_t s : sizes) {
-    if (s < 0) return ctx.fail(fmt::format("split {} has a negative size", shape_str(sizes)));
+    if (s < 0) return invalid_argument("split {} has a negative size", shape_str(sizes));
     sum += s;
   }
-  if (sum != dim) return ctx.fail(fmt::format("split {} sums to {}, the axis dim is {}", shape_str(sizes), sum, dim));
+  if (sum != dim) return invalid_argument("split {} sums to {}, the axis dim is {}", shape_str(sizes), sum, dim);
+  return sizes;
+}
+
+Result<std::vector<int64_t>> split_sizes(const InferContext& ctx, int64_t dim) {
+  const auto& attrs = attrs_as<SplitAttrs>(ctx.attrs);
+  std::vector<int64_t> given;
+  const bool has_input = attrs.split_input && ctx.node.has_input(1);
+  if (has_input) {
+    GK_TRY(given, host_ints(ctx, 1));
+  }
+  auto sizes = split_sizes(attrs, static_cast<int64_t>(ctx.outputs.size()), dim, has_input ? &given : nullptr);
+  if (!sizes.ok()) return ctx.fail(sizes.status().message());
   return sizes;
 }
 
@@ -132,10 +145,28 @@ Status run_split(KernelContext& ctx) {
   const int64_t outer = numel(std::span(in.shape).first(axis));
   const int64_t inner = numel(std::span(in.shape).subspan(axis + 1));
   const int64_t src_stride = in.shape[axis] * inner;
+  // An output the model leaves unnamed ("", legal inside the variadic list) has no
+  // shape here: its piece's length comes from the sizes the infer rule used.
+  std::vector<int64_t> sizes;
+  bool all_named = true;
+  for (size_t o = 0; o < ctx.num_outputs(); ++o) all_named = all_named && ctx.node().has_output(o);
+  if (!all_named) {
+    const SplitAttrs& attrs = ctx.attrs<SplitAttrs>();
+    std::vector<int64_t> given;
+    const bool has_input = attrs.split_input && ctx.node().has_input(1);
+    if (has_input) {
+      const HostTensor* h = ctx.in(1).host;
+      if (!h) return ctx.fail("an output is unnamed and the split sizes are not known before the run");
+      for (int64_t i = 0; i < h->numel(); ++i) given.push_back(h->as_i64(i));
+    }
+    auto found = split_sizes(attrs, static_cast<int64_t>(ctx.num_outputs()), in.shape[axis], has_input ? &given : nullptr);
+    if (!found.ok()) return ctx.fail(found.status().message());
+    sizes = std::move(found).value();
+  }
   int64_t at = 0;
   for (size_t o = 0; o < ctx.num_outputs(); ++o) {
     const TensorRef& out = ctx.out(o);
-    const int64_t len = out.shape[axis] * inner;
+    const int64_t len = (all_named ? out.shape[axis] : sizes[o]) * inner;
     if (ctx.node().has_output(o))
       GK_RETURN_IF_ERROR(copy_rows(ctx, esize, in.ptr + static_cast<DevPtr>(at * esize), src_stride, out.ptr, len,
                                    outer, len));

@@ -133,6 +133,24 @@ TEST_CASE("input spec: check_node_arity checks an op run below its first version
   CHECK_THAT(four.message(), Catch::Contains("has 4 inputs; LayerNormalization-17 takes 2 to 3 inputs"));
 }
 
+TEST_CASE("input spec: an output given as empty is refused only where the op requires it", "[ops][registry]") {
+  auto with_hole = [](const char* op, int opset, std::vector<bool> in, int outputs, size_t hole) {
+    NodeView v = node_of(op, opset, std::move(in), outputs);
+    v.output_present[hole] = false;
+    return v;
+  };
+  Status topk = check_node_arity(with_hole("TopK", 11, {true, true}, 2, 0));
+  CHECK(topk.code() == StatusCode::kInvalidModel);
+  CHECK_THAT(topk.message(), Catch::Contains("node 'n' (TopK): output 0 ('Values') is required but given as \"\"; "
+                                             "TopK-11 takes 2 inputs and 2 outputs"));
+  CHECK(check_node_arity(with_hole("LSTM", 22, {true, true, true}, 3, 0)).ok());     // Y optional, Y_c wanted
+  CHECK(check_node_arity(with_hole("MaxPool", 12, {true}, 2, 1)).ok());              // Indices optional
+  CHECK(check_node_arity(with_hole("Split", 18, {true}, 3, 1)).ok());                // a variadic element
+  CHECK(check_node_arity(with_hole("Dropout", 13, {true}, 2, 1)).ok());              // mask optional
+  Status bn = check_node_arity(with_hole("BatchNormalization", 15, {true, true, true, true, true}, 3, 0));
+  CHECK_THAT(bn.message(), Catch::Contains("output 0 ('Y') is required but given as"));
+}
+
 TEST_CASE("input spec: check_node_arity refuses too few or too many outputs", "[ops][registry]") {
   CHECK(check_node_arity(node_of("MaxPool", 12, {true}, 2)).ok());  // Indices is optional
   CHECK(check_node_arity(node_of("MaxPool", 12, {true}, 1)).ok());

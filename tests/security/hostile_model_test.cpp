@@ -358,6 +358,57 @@ TEST_CASE("hostile: a node with too few outputs", "[hostile]") {
                 "node 'topk' (TopK): has 1 output; TopK-11 takes 2 inputs and 2 outputs");
 }
 
+// Class: a required single output given as "" (TopK's Values; its infer rule and
+// kernel write it). An optional output or an element of a variadic list may be ""
+// (ONNX's checker allows both): a Split with its middle piece unwanted runs, and the
+// pieces it keeps hold their values.
+TEST_CASE("hostile: a required output given as empty", "[hostile]") {
+  TempDir dir;
+  auto m = make_model();
+  auto* g = m.mutable_graph();
+  add_info(g->mutable_input(), "x", kFloat, {4});
+  int64_initializer(g, "k", {1}, {2});
+  add_node(g, "TopK", {"x", "k"}, {"", "indices"}, "topk");
+  add_info(g->mutable_output(), "indices", kInt64, {2});
+  require_error(open_in(dir, m), StatusCode::kInvalidModel,
+                "node 'topk' (TopK): output 0 ('Values') is required but given as \"\"; TopK-11 takes");
+
+  TempDir dir2;
+  auto split = make_model();
+  auto* sg = split.mutable_graph();
+  add_info(sg->mutable_input(), "x", kFloat, {6});
+  auto* node = add_node(sg, "Split", {"x"}, {"a", "", "c"}, "split");
+  set_int(node, "axis", 0);
+  add_info(sg->mutable_output(), "a", kFloat, {2});
+  add_info(sg->mutable_output(), "c", kFloat, {2});
+  auto s = must_open(dir2, split);
+  auto out = s->run({{"x", HostTensor::from_vector(DType::kF32, {6}, std::vector<float>{1, 2, 3, 4, 5, 6})}});
+  INFO((out.ok() ? std::string("OK") : out.status().to_string()));
+  REQUIRE(out.ok());
+  REQUIRE(out->size() == 2);
+  CHECK(std::vector<float>((*out)[0].tensor.data<float>(), (*out)[0].tensor.data<float>() + 2) ==
+        std::vector<float>{1, 2});
+  CHECK(std::vector<float>((*out)[1].tensor.data<float>(), (*out)[1].tensor.data<float>() + 2) ==
+        std::vector<float>{5, 6});
+
+  // Uneven sizes from the split input (1, 3, 2): the unnamed piece is 3 long.
+  TempDir dir3;
+  auto sized = make_model();
+  auto* zg = sized.mutable_graph();
+  add_info(zg->mutable_input(), "x", kFloat, {6});
+  int64_initializer(zg, "sizes", {3}, {1, 3, 2});
+  set_int(add_node(zg, "Split", {"x", "sizes"}, {"a", "", "c"}, "split"), "axis", 0);
+  add_info(zg->mutable_output(), "a", kFloat, {1});
+  add_info(zg->mutable_output(), "c", kFloat, {2});
+  auto s3 = must_open(dir3, sized);
+  auto out3 = s3->run({{"x", HostTensor::from_vector(DType::kF32, {6}, std::vector<float>{1, 2, 3, 4, 5, 6})}});
+  INFO((out3.ok() ? std::string("OK") : out3.status().to_string()));
+  REQUIRE(out3.ok());
+  CHECK((*out3)[0].tensor.data<float>()[0] == 1);
+  CHECK(std::vector<float>((*out3)[1].tensor.data<float>(), (*out3)[1].tensor.data<float>() + 2) ==
+        std::vector<float>{5, 6});
+}
+
 // Class: a node naming more outputs than its op has.
 TEST_CASE("hostile: a node with too many outputs", "[hostile]") {
   TempDir dir;
