@@ -6,7 +6,7 @@
 namespace gk {
 
 Result<std::unique_ptr<Device>> make_device(const DeviceOptions& options,
-                                            std::vector<CpuKernelTable> cpu_kernels) {
+                                            std::vector<CpuIsaTables> cpu_kernels) {
   if (options.kind == BackendKind::kCuda) return make_cuda_device(options.ordinal);
   return make_cpu_device(CpuDeviceOptions{options.threads, std::move(cpu_kernels)});
 }

@@ -45,11 +45,14 @@ size_t physical_memory() {
 class CpuDevice final : public Device {
  public:
   explicit CpuDevice(CpuDeviceOptions options) : pool_(options.threads) {
-    for (const CpuKernelTable& table : options.kernel_tables)
-      for (const CpuKernelEntry& e : table) kernels_.emplace(strip_spaces(e.name), Kernel{e.name, const_cast<CpuKernelEntry*>(&e)});
+    // The one place the kernels' ISA is chosen: each family's table compiled for
+    // the active ISA, for the device's lifetime.
+    const CpuIsa isa = active_cpu_isa();
+    for (const CpuIsaTables& tables : options.kernel_tables)
+      for (const CpuKernelEntry& e : tables.for_isa(isa)) kernels_.emplace(strip_spaces(e.name), Kernel{e.name, const_cast<CpuKernelEntry*>(&e)});
     info_.kind = BackendKind::kCpu;
     info_.name = "cpu";
-    info_.isa = cpu_isa_name(active_cpu_isa());
+    info_.isa = cpu_isa_name(isa);
     info_.total_bytes = physical_memory();
     info_.threads = pool_.size();
     if (options.graphs) graphs_ = std::make_unique<CpuGraphs>(*this);

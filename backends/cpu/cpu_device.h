@@ -10,7 +10,7 @@ namespace gk {
 
 struct CpuDeviceOptions {
   int threads = 0;  // 0: hardware concurrency
-  std::vector<CpuKernelTable> kernel_tables;
+  std::vector<CpuIsaTables> kernel_tables;  // each family's for_isa(active_cpu_isa()) is used
   // Capture and replay (graphs()). Off by default: on the CPU a replay does the
   // same work as the launches it recorded; it exists so the executor's CUDA Graph
   // path is exercised where there is no GPU.

@@ -10,9 +10,12 @@ namespace {
 CpuIsa probe() {
 #if defined(__x86_64__) || defined(__i386__)
   __builtin_cpu_init();
-  // AVX-512 kernels use F only; the OS must save the zmm state, which
-  // __builtin_cpu_supports checks through XGETBV.
-  if (__builtin_cpu_supports("avx512f")) return CpuIsa::kAvx512;
+  // The GEMM blocks use F only, the per-ISA kernel tables are compiled with F,
+  // BW, DQ and VL (every AVX-512 server core since Skylake-SP; ops/CMakeLists.txt).
+  // The OS must save the zmm state, which __builtin_cpu_supports checks through XGETBV.
+  if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
+      __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl"))
+    return CpuIsa::kAvx512;
   if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma")) return CpuIsa::kAvx2Fma;
 #endif
   return CpuIsa::kPortable;

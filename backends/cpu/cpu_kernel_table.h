@@ -3,6 +3,7 @@
 // Tables are listed by hand (GK_CPU_KERNEL lines), never self-registered.
 #pragma once
 
+#include "backends/cpu/cpu_isa.h"
 #include "backends/kernel_args.h"
 
 #include <array>
@@ -37,6 +38,26 @@ struct CpuKernelEntry {
 };
 
 using CpuKernelTable = std::span<const CpuKernelEntry>;
+
+// One family's table per CpuIsa, the same source compiled with each ISA's flags
+// (ops/CMakeLists.txt: GK_ISA_FAMILIES). A family compiled once (host code, or a
+// native build) gives the same table for all three. The CPU device picks one
+// for active_cpu_isa() when it starts.
+struct CpuIsaTables {
+  CpuKernelTable portable, avx2, avx512;
+  CpuIsaTables(CpuKernelTable one) : portable(one), avx2(one), avx512(one) {}
+  template <size_t N>
+  CpuIsaTables(const CpuKernelEntry (&one)[N]) : CpuIsaTables(CpuKernelTable(one)) {}
+  CpuIsaTables(CpuKernelTable p, CpuKernelTable a2, CpuKernelTable a512) : portable(p), avx2(a2), avx512(a512) {}
+  CpuKernelTable for_isa(CpuIsa isa) const {
+    switch (isa) {
+      case CpuIsa::kAvx512: return avx512;
+      case CpuIsa::kAvx2Fma: return avx2;
+      case CpuIsa::kPortable: break;
+    }
+    return portable;
+  }
+};
 
 namespace cpu_detail {
 

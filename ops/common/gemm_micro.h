@@ -17,6 +17,7 @@
 #pragma once
 
 #include "ops/common/gemm.cuh"
+#include "ops/common/isa_shared.h"
 
 #include <cstdint>
 #include <type_traits>
@@ -66,8 +67,8 @@ struct MicroKernel {
 
 // The kernel for the active ISA (float, double); other accumulator types use the
 // portable template below. Cheap: one relaxed atomic load and a table index.
-MicroKernel<float> micro_kernel_f32();
-MicroKernel<double> micro_kernel_f64();
+MicroKernel<float> micro_kernel_f32() GK_ISA_SHARED(micro_kernel_f32);
+MicroKernel<double> micro_kernel_f64() GK_ISA_SHARED(micro_kernel_f64);
 
 // Portable register block (every type, any ISA): the same fold as the vector kernels.
 template <typename Acc, int MR, int NR, bool kUnitRows = false>

@@ -8,11 +8,11 @@
 // which measured faster for 3x3/2 than copying every s-th column per tap:
 // 1.03 vs 1.62 ms on 96x112x112); gk_col2im's twin adds each tap's column run to
 // whole output rows. All keep the CUDA kernels' per-element folding order.
-#include "backends/cpu/cpu_kernel_table.h"
+#include "ops/common/isa_variant.h"
+
+GK_ISA_BEGIN
 #include "ops/common/gemm_block.h"
 #include "ops/conv/depthwise_micro.h"
-#include "ops/core/op.h"
-#include "ops/kernel_sources.h"
 #include "ops/conv/conv.cuh"
 
 namespace {
@@ -526,7 +526,6 @@ void gk_col2im(const T* col, const T* B, T* Y, gk_conv_args a, int32_t epi, floa
   }
 }
 
-namespace gk::families {
 namespace {
 
 #define GK_CONV_KERNELS(T)                                \
@@ -534,7 +533,7 @@ namespace {
       GK_CPU_KERNEL(kRange, gk_conv_depthwise<T>),        \
       GK_CPU_KERNEL(kRange, gk_col2im<T>)
 
-const CpuKernelEntry kConvKernels[] = {
+const ::gk::CpuKernelEntry kConvKernels[] = {
     GK_CONV_KERNELS(float),
     GK_CONV_KERNELS(double),
     GK_CONV_KERNELS(gk_half),
@@ -542,7 +541,6 @@ const CpuKernelEntry kConvKernels[] = {
 };
 
 }  // namespace
+GK_ISA_END
 
-KernelFamily conv_kernels() { return {&kernel_sources::conv, kConvKernels}; }
-
-}  // namespace gk::families
+GK_ISA_FAMILY(conv, kConvKernels)

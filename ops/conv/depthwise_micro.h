@@ -6,6 +6,7 @@
 #pragma once
 
 #include "ops/common/gemm.cuh"
+#include "ops/common/isa_shared.h"
 
 #include <cstdint>
 #include <type_traits>
@@ -40,7 +41,7 @@ struct DepthwiseRows {
 // loads and two permutes per vector (a scalar split cost more than the taps it
 // feeds: docs/perf-notes.md).
 using DeinterleaveFn = void (*)(const float* src, int64_t pairs, float* even, float* odd);
-DeinterleaveFn deinterleave_f32();
+DeinterleaveFn deinterleave_f32() GK_ISA_SHARED(deinterleave_f32);
 inline void deinterleave_portable(const float* src, int64_t pairs, float* even, float* odd) {
   for (int64_t t = 0; t < pairs; ++t) even[t] = src[2 * t], odd[t] = src[2 * t + 1];
 }
@@ -74,7 +75,7 @@ struct DepthwiseKernel {
   void (*run[4])(const DepthwiseRows<Acc, T>& d, int64_t ow, Acc* out) = {};
 };
 
-DepthwiseKernel<float, float> depthwise_kernel_f32();
+DepthwiseKernel<float, float> depthwise_kernel_f32() GK_ISA_SHARED(depthwise_kernel_f32);
 
 // Narrow images (EfficientNet's and MobileNetV3's 7x7 and 14x14 stages: a row is
 // one vector with 7 or 14 lanes used) go channels-last instead: 16 channels of one
@@ -90,7 +91,7 @@ struct DepthwiseChannels {
   float* y;  // [oh_n][ow_n][16]
 };
 using DepthwiseChannelsFn = void (*)(const DepthwiseChannels& d);
-DepthwiseChannelsFn depthwise_channels_f32();
+DepthwiseChannelsFn depthwise_channels_f32() GK_ISA_SHARED(depthwise_channels_f32);
 
 // The portable form, one pixel at a time.
 inline void depthwise_channels_portable(const DepthwiseChannels& d) {
@@ -135,7 +136,7 @@ struct DepthwisePlaneKernel {
   int lanes = 0;
   void (*run)(const DepthwisePlane& d) = nullptr;  // null: no vector ISA, rows take depthwise_row
 };
-DepthwisePlaneKernel depthwise_plane_f32();
+DepthwisePlaneKernel depthwise_plane_f32() GK_ISA_SHARED(depthwise_plane_f32);
 
 template <typename Acc, typename T>
 inline DepthwiseKernel<Acc, T> depthwise_kernel() {

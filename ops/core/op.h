@@ -86,9 +86,9 @@ class KernelContext {
 // Every kernel family: its source (for NVRTC) and its CPU table.
 struct KernelFamily {
   const KernelSource* source;
-  CpuKernelTable cpu;
+  CpuIsaTables cpu;
 };
 std::span<const KernelFamily> kernel_families();
-std::vector<CpuKernelTable> cpu_kernel_tables();
+std::vector<CpuIsaTables> cpu_kernel_tables();
 
 }  // namespace gk

@@ -96,8 +96,8 @@ std::span<const KernelFamily> kernel_families() {
   return families;
 }
 
-std::vector<CpuKernelTable> cpu_kernel_tables() {
-  std::vector<CpuKernelTable> tables;
+std::vector<CpuIsaTables> cpu_kernel_tables() {
+  std::vector<CpuIsaTables> tables;
   for (const KernelFamily& f : kernel_families()) tables.push_back(f.cpu);
   return tables;
 }

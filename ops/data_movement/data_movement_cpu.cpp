@@ -1,10 +1,9 @@
 // CPU instantiations of ops/data_movement/data_movement.cuh.
-#include "backends/cpu/cpu_kernel_table.h"
-#include "ops/core/op.h"
-#include "ops/kernel_sources.h"
+#include "ops/common/isa_variant.h"
+
+GK_ISA_BEGIN
 #include "ops/data_movement/data_movement.cuh"
 
-#include <algorithm>
 
 // CPU twin of gk_dm_strided: the worker's first index is decoded once, then the
 // inner dim is copied in runs and the outer dims step like an odometer (the CUDA
@@ -86,7 +85,6 @@ void gk_dm_pad(const W* GK_RESTRICT src, W* GK_RESTRICT dst, gk_pad_map map, uin
   }
 }
 
-namespace gk::families {
 namespace {
 
 #define GK_DM_WIDTH(name)                         \
@@ -99,7 +97,7 @@ namespace {
   GK_CPU_KERNEL(kRange, gk_dm_nonzero_count<T>),          \
       GK_CPU_KERNEL(kRange, gk_dm_nonzero_write<T>)
 
-const CpuKernelEntry kDataMovementKernels[] = {
+const ::gk::CpuKernelEntry kDataMovementKernels[] = {
     GK_DM_WIDTH(gk_dm_copy),
     GK_DM_WIDTH(gk_dm_fill),
     GK_CPU_KERNEL(kRange, gk_dm_write_bytes),
@@ -136,7 +134,6 @@ const CpuKernelEntry kDataMovementKernels[] = {
 #undef GK_DM_NONZERO
 
 }  // namespace
+GK_ISA_END
 
-KernelFamily data_movement_kernels() { return {&kernel_sources::data_movement, kDataMovementKernels}; }
-
-}  // namespace gk::families
+GK_ISA_FAMILY(data_movement, kDataMovementKernels)

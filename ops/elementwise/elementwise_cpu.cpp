@@ -1,11 +1,10 @@
 // CPU instantiations of ops/elementwise/elementwise.cuh, one line per entry. The
 // launchers in ops/elementwise/elementwise.cpp and ops/elementwise/variadic.cpp build the same names.
-#include "backends/cpu/cpu_kernel_table.h"
-#include "ops/core/op.h"
-#include "ops/kernel_sources.h"
+#include "ops/common/isa_variant.h"
+
+GK_ISA_BEGIN
 #include "ops/elementwise/elementwise.cuh"
 
-namespace gk::families {
 namespace {
 
 #define EW(op, T) GK_CPU_KERNEL(kRange, gk_binary<op, T>)
@@ -21,7 +20,7 @@ namespace {
 #define BY_SIZE(k) GK_CPU_KERNEL(kRange, k<uint8_t>), GK_CPU_KERNEL(kRange, k<uint16_t>), \
   GK_CPU_KERNEL(kRange, k<uint32_t>), GK_CPU_KERNEL(kRange, k<uint64_t>)
 
-const CpuKernelEntry kKernels[] = {
+const ::gk::CpuKernelEntry kKernels[] = {
     EW_NUM(gk_op_add), EW_NUM(gk_op_sub), EW_NUM(gk_op_mul), EW_NUM(gk_op_div),
     EW_NUM(gk_op_mod), EW_NUM(gk_op_fmod), EW_NUM(gk_op_max), EW_NUM(gk_op_min),
     EW_FLOATS(gk_op_prelu), EW(gk_op_prelu, int32_t), EW(gk_op_prelu, int64_t),
@@ -39,7 +38,6 @@ const CpuKernelEntry kKernels[] = {
 };
 
 }  // namespace
+GK_ISA_END
 
-KernelFamily elementwise_kernels() { return {&kernel_sources::elementwise, kKernels}; }
-
-}  // namespace gk::families
+GK_ISA_FAMILY(elementwise, kKernels)

@@ -1,9 +1,9 @@
 // CPU side of the matmul kernel family: the gk_matmul twin (whole tiles of up to
 // 256 x 64 per call, ops/common/gemm_block.h) and the instantiation table.
-#include "backends/cpu/cpu_kernel_table.h"
+#include "ops/common/isa_variant.h"
+
+GK_ISA_BEGIN
 #include "ops/common/gemm_block.h"
-#include "ops/core/op.h"
-#include "ops/kernel_sources.h"
 #include "ops/matmul/matmul.cuh"
 
 template <typename T>
@@ -59,10 +59,9 @@ void gk_matmul(const T* A, const T* B, const T* C, T* Y, gk_gemm_args g, gk_inde
   }
 }
 
-namespace gk::families {
 namespace {
 
-const CpuKernelEntry kMatmulKernels[] = {
+const ::gk::CpuKernelEntry kMatmulKernels[] = {
     GK_CPU_KERNEL(kBlocks, gk_matmul<float>),
     GK_CPU_KERNEL(kBlocks, gk_matmul<double>),
     GK_CPU_KERNEL(kBlocks, gk_matmul<gk_half>),
@@ -86,7 +85,6 @@ const CpuKernelEntry kMatmulKernels[] = {
 };
 
 }  // namespace
+GK_ISA_END
 
-KernelFamily matmul_kernels() { return {&kernel_sources::matmul, kMatmulKernels}; }
-
-}  // namespace gk::families
+GK_ISA_FAMILY(matmul, kMatmulKernels)

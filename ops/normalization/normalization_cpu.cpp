@@ -1,10 +1,9 @@
 // CPU instantiations of ops/normalization/normalization.cuh.
-#include "backends/cpu/cpu_kernel_table.h"
-#include "ops/core/op.h"
-#include "ops/kernel_sources.h"
+#include "ops/common/isa_variant.h"
+
+GK_ISA_BEGIN
 #include "ops/normalization/normalization.cuh"
 
-namespace gk::families {
 namespace {
 
 #define GK_NORM(T) GK_CPU_KERNEL(kBlocks, gk_norm_rows<T, float>), GK_CPU_KERNEL(kBlocks, gk_norm_rows<T, double>),
@@ -15,7 +14,7 @@ namespace {
   GK_CPU_KERNEL(kRange, gk_batchnorm_stats<T, T>), GK_CPU_KERNEL(kRange, gk_batchnorm_stats<T, float>),
 #define GK_LOCAL(T) GK_CPU_KERNEL(kRange, gk_lrn<T>), GK_CPU_KERNEL(kBlocks, gk_lpnorm<T>),
 
-const CpuKernelEntry kNormKernels[] = {
+const ::gk::CpuKernelEntry kNormKernels[] = {
     GK_NORM(float) GK_NORM(double) GK_NORM(gk_half) GK_NORM(gk_bf16)
     GK_CPU_KERNEL(kRange, gk_batchnorm<float, float, float>),
     GK_CPU_KERNEL(kRange, gk_batchnorm_stats<float, float>),
@@ -24,7 +23,6 @@ const CpuKernelEntry kNormKernels[] = {
 };
 
 }  // namespace
+GK_ISA_END
 
-KernelFamily normalization_kernels() { return {&kernel_sources::normalization, kNormKernels}; }
-
-}  // namespace gk::families
+GK_ISA_FAMILY(normalization, kNormKernels)

@@ -4,9 +4,9 @@
 // test per tap (the CUDA kernels decode every element: six divisions, which cost
 // more than a 3x2 window's adds, 0.65 ms of the PaddleOCR recogniser's 26 ms). The
 // taps fold in the CUDA kernels' (kd, kh, kw) order. The other kernels are shared.
-#include "backends/cpu/cpu_kernel_table.h"
-#include "ops/core/op.h"
-#include "ops/kernel_sources.h"
+#include "ops/common/isa_variant.h"
+
+GK_ISA_BEGIN
 #include "ops/pool/pool.cuh"
 
 namespace {
@@ -146,7 +146,6 @@ void gk_avgpool(const T* X, T* Y, gk_pool_args a, int64_t n) {
   }
 }
 
-namespace gk::families {
 namespace {
 
 #define GK_POOL_FLOAT_KERNELS(T)                                                           \
@@ -154,7 +153,7 @@ namespace {
       GK_CPU_KERNEL(kRange, gk_lppool<T>), GK_CPU_KERNEL(kRange, gk_global_pool<T>),       \
       GK_CPU_KERNEL(kRange, gk_pool_zero<T>), GK_CPU_KERNEL(kRange, gk_maxunpool<T>)
 
-const CpuKernelEntry kPoolKernels[] = {
+const ::gk::CpuKernelEntry kPoolKernels[] = {
     GK_POOL_FLOAT_KERNELS(float),
     GK_POOL_FLOAT_KERNELS(double),
     GK_POOL_FLOAT_KERNELS(gk_half),
@@ -164,7 +163,6 @@ const CpuKernelEntry kPoolKernels[] = {
 };
 
 }  // namespace
+GK_ISA_END
 
-KernelFamily pool_kernels() { return {&kernel_sources::pool, kPoolKernels}; }
-
-}  // namespace gk::families
+GK_ISA_FAMILY(pool, kPoolKernels)

@@ -1,10 +1,9 @@
 // CPU instantiations of ops/reduce/reduce.cuh.
-#include "backends/cpu/cpu_kernel_table.h"
-#include "ops/core/op.h"
-#include "ops/kernel_sources.h"
+#include "ops/common/isa_variant.h"
+
+GK_ISA_BEGIN
 #include "ops/reduce/reduce.cuh"
 
-namespace gk::families {
 namespace {
 
 // Both reduce kernels share one CPU twin (kBlocks); the names must both resolve.
@@ -16,7 +15,7 @@ namespace {
 #define GK_ARG(T) GK_CPU_KERNEL(kRange, gk_argreduce<T, 0>), GK_CPU_KERNEL(kRange, gk_argreduce<T, 1>),
 #define GK_CUM(T) GK_CPU_KERNEL(kRange, gk_cumulative<T, 0>), GK_CPU_KERNEL(kRange, gk_cumulative<T, 1>),
 
-const CpuKernelEntry kReduceKernels[] = {
+const ::gk::CpuKernelEntry kReduceKernels[] = {
     GK_RED_TYPES(0) GK_RED_TYPES(1) GK_RED_TYPES(2) GK_RED_TYPES(3) GK_RED_TYPES(4)
     GK_RED_TYPES(5) GK_RED_TYPES(6) GK_RED_TYPES(7) GK_RED_TYPES(8) GK_RED_TYPES(9)
     // ReduceMax/Min also take int8/uint8 (opset 12) and bool (opset 20).
@@ -29,7 +28,6 @@ const CpuKernelEntry kReduceKernels[] = {
 };
 
 }  // namespace
+GK_ISA_END
 
-KernelFamily reduce_kernels() { return {&kernel_sources::reduce, kReduceKernels}; }
-
-}  // namespace gk::families
+GK_ISA_FAMILY(reduce, kReduceKernels)

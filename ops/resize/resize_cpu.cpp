@@ -2,12 +2,11 @@
 // row-walking twin of the nearest gather.
 // Filtered passes read the input type on the first pass and write it on the last;
 // float/double intermediates in between (ops/resize/resize.cpp picks the names).
-#include "backends/cpu/cpu_kernel_table.h"
-#include "ops/core/op.h"
-#include "ops/kernel_sources.h"
+#include "ops/common/isa_variant.h"
+
+GK_ISA_BEGIN
 #include "ops/resize/resize.cuh"
 
-#include <cstring>
 
 // Output rows (all dims but the innermost) per step: the source row's offset is
 // decoded once per row, and a row whose source row is the one just written (an
@@ -54,7 +53,6 @@ void gk_resize_nearest(const T* X, T* Y, const int64_t* table, gk_resize_gather_
   }
 }
 
-namespace gk::families {
 namespace {
 
 // A type T whose intermediates are W (W itself is listed once, <W, W, W>).
@@ -62,7 +60,7 @@ namespace {
   GK_CPU_KERNEL(kRange, gk_resize_pass<T, W, W>), GK_CPU_KERNEL(kRange, gk_resize_pass<W, T, W>), \
       GK_CPU_KERNEL(kRange, gk_resize_pass<T, T, W>)
 
-const CpuKernelEntry kResizeKernels[] = {
+const ::gk::CpuKernelEntry kResizeKernels[] = {
     GK_CPU_KERNEL(kRange, gk_resize_index),
     GK_CPU_KERNEL(kRange, gk_resize_weights<float>),
     GK_CPU_KERNEL(kRange, gk_resize_weights<double>),
@@ -91,7 +89,6 @@ const CpuKernelEntry kResizeKernels[] = {
 #undef GK_RESIZE_MIXED
 
 }  // namespace
+GK_ISA_END
 
-KernelFamily resize_kernels() { return {&kernel_sources::resize, kResizeKernels}; }
-
-}  // namespace gk::families
+GK_ISA_FAMILY(resize, kResizeKernels)

@@ -1,10 +1,8 @@
 // CPU instantiations of ops/rnn/rnn.cuh.
-#include "backends/cpu/cpu_kernel_table.h"
-#include "ops/core/op.h"
-#include "ops/kernel_sources.h"
-#include "ops/rnn/rnn.cuh"
+#include "ops/common/isa_variant.h"
 
-#include <algorithm>
+GK_ISA_BEGIN
+#include "ops/rnn/rnn.cuh"
 
 // CPU twins of the GEMM form's cells (rnn.cuh): the same formulas, a run of one
 // state row's hidden units at a time, so the gate activations are loops with the
@@ -170,7 +168,6 @@ void gk_lstm_cell(const T* xw, const T* hr, const T* bias, const T* peep, const 
       });
 }
 
-namespace gk::families {
 namespace {
 
 #define GK_RNN(T)                                                                              \
@@ -184,11 +181,10 @@ namespace {
       GK_CPU_KERNEL(kRange, gk_gru_cell_h<T>), GK_CPU_KERNEL(kRange, gk_lstm_cell<T>),                \
       GK_CPU_KERNEL(kRange, gk_rnn_transpose<T>),
 
-const CpuKernelEntry kRnnKernels[] = {GK_RNN(float) GK_RNN(double) GK_RNN(gk_half) GK_RNN(gk_bf16)
-                                          GK_RNN_CELLS(float) GK_RNN_CELLS(double)};
+const ::gk::CpuKernelEntry kRnnKernels[] = {GK_RNN(float) GK_RNN(double) GK_RNN(gk_half) GK_RNN(gk_bf16)
+                                              GK_RNN_CELLS(float) GK_RNN_CELLS(double)};
 
 }  // namespace
+GK_ISA_END
 
-KernelFamily rnn_kernels() { return {&kernel_sources::rnn, kRnnKernels}; }
-
-}  // namespace gk::families
+GK_ISA_FAMILY(rnn, kRnnKernels)

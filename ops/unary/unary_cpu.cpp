@@ -1,11 +1,10 @@
 // CPU instantiations of ops/unary/unary.cuh; ops/unary/unary.cpp and
 // ops/unary/activations.cpp build the same names.
-#include "backends/cpu/cpu_kernel_table.h"
-#include "ops/core/op.h"
-#include "ops/kernel_sources.h"
+#include "ops/common/isa_variant.h"
+
+GK_ISA_BEGIN
 #include "ops/unary/unary.cuh"
 
-namespace gk::families {
 namespace {
 
 #define UN(op, T) GK_CPU_KERNEL(kRange, gk_unary<op, T>)
@@ -15,7 +14,7 @@ namespace {
 #define UN_NUM(op) UN_FLOATS(op), UN_SIGNED(op), UN_UNSIGNED(op)
 #define CLIP(T) GK_CPU_KERNEL(kRange, gk_clip<T>)
 
-const CpuKernelEntry kKernels[] = {
+const ::gk::CpuKernelEntry kKernels[] = {
     UN_NUM(gk_un_abs), UN_FLOATS(gk_un_negate), UN_SIGNED(gk_un_negate), UN_NUM(gk_un_sign),
     UN_FLOATS(gk_un_ceil), UN_FLOATS(gk_un_floor), UN_FLOATS(gk_un_round),
     UN_FLOATS(gk_un_reciprocal), UN_FLOATS(gk_un_sqrt), UN_FLOATS(gk_un_exp), UN_FLOATS(gk_un_log),
@@ -34,7 +33,6 @@ const CpuKernelEntry kKernels[] = {
 };
 
 }  // namespace
+GK_ISA_END
 
-KernelFamily unary_kernels() { return {&kernel_sources::unary, kKernels}; }
-
-}  // namespace gk::families
+GK_ISA_FAMILY(unary, kKernels)

@@ -17,7 +17,7 @@ namespace gk {
 
 struct KitOptions {
   DeviceOptions device;                      // backend, ordinal, CPU threads
-  std::vector<CpuKernelTable> cpu_kernels;   // kernels compiled into the binary
+  std::vector<CpuIsaTables> cpu_kernels;   // kernels compiled into the binary
   PoolOptions pool;
   bool autosync = false;  // on: every launch syncs (debugging); off: one sync per run
 };

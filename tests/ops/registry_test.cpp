@@ -9,6 +9,7 @@
 #include <filesystem>
 #include <map>
 #include <set>
+#include <string_view>
 
 namespace gk {
 namespace {
@@ -77,8 +78,13 @@ TEST_CASE("registry: every kernel family has a source and CPU kernels", "[ops][r
   for (const KernelFamily& f : kernel_families()) {
     INFO(f.source->name);
     CHECK_FALSE(f.source->text.empty());
-    CHECK_FALSE(f.cpu.empty());
-    for (const CpuKernelEntry& e : f.cpu) CHECK(names.insert(e.name).second);  // names are unique
+    CHECK_FALSE(f.cpu.portable.empty());
+    for (const CpuKernelEntry& e : f.cpu.portable) CHECK(names.insert(e.name).second);  // names are unique
+    // Every ISA's table lists the same kernels in the same order (one source, compiled per ISA).
+    for (CpuKernelTable t : {f.cpu.avx2, f.cpu.avx512}) {
+      REQUIRE(t.size() == f.cpu.portable.size());
+      for (size_t i = 0; i < t.size(); ++i) CHECK(std::string_view(t[i].name) == f.cpu.portable[i].name);
+    }
   }
 }
 

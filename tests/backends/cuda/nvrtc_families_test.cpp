@@ -31,7 +31,7 @@ FamilyResult compile_family(const KernelFamily& family) {
   FamilyResult r;
   r.name = std::string(family.source->name);
   std::vector<std::string> entries;
-  for (const CpuKernelEntry& e : family.cpu) entries.emplace_back(e.name);
+  for (const CpuKernelEntry& e : family.cpu.portable) entries.emplace_back(e.name);
   r.entries = entries.size();
   if (entries.empty()) return r;
   auto start = std::chrono::steady_clock::now();
