@@ -3,6 +3,8 @@
 #include "ops/data_movement/data_movement.h"
 #include "ops/core/op.h"
 
+#include <limits>
+
 namespace gk::families {
 namespace {
 
@@ -40,6 +42,9 @@ Status infer_tile(InferContext& ctx) {
   Shape out(in.size());
   for (size_t d = 0; d < in.size(); ++d) {
     if (repeats[d] < 0) return ctx.fail(fmt::format("repeats {} has a negative entry", shape_str(repeats)));
+    // (fuzz mutate target, UBSan: 2 x 8.8e18)
+    if (in[d] != 0 && repeats[d] > std::numeric_limits<int64_t>::max() / in[d])
+      return ctx.fail(fmt::format("dim {} of {} times repeats {} overflows int64", d, shape_str(in), repeats[d]));
     out[d] = in[d] * repeats[d];
   }
   ctx.outputs[0] = {ctx.in(0).dtype, out};
