@@ -3,6 +3,8 @@
 #include "ops/data_movement/data_movement.h"
 #include "ops/core/op.h"
 
+#include <limits>
+
 namespace gk::families {
 namespace {
 
@@ -16,7 +18,10 @@ struct BlockAttrs {
 Result<ParsedAttrs> parse_block(const AttrMap& a, const NodeView& node) {
   BlockAttrs attrs;
   GK_TRY(attrs.blocksize, a.require_int("blocksize"));
-  if (attrs.blocksize < 1) return invalid_model("{}: blocksize {} must be positive", node.describe(), attrs.blocksize);
+  // 2^20 keeps blocksize^2 and a dim times blocksize inside int64 for any dim a
+  // tensor can have; real models use 2 to 8.
+  if (attrs.blocksize < 1 || attrs.blocksize > (1 << 20))
+    return invalid_model("{}: blocksize {} must be in [1, 2^20]", node.describe(), attrs.blocksize);
   GK_TRY(std::string mode, a.get_string("mode", "DCR"));
   if (mode != "DCR" && mode != "CRD")
     return invalid_model("{}: mode '{}' is not DCR or CRD", node.describe(), mode);
@@ -29,6 +34,9 @@ Status infer_depth_to_space(InferContext& ctx) {
   const int64_t b = attrs_as<BlockAttrs>(ctx.attrs).blocksize;
   if (in.size() != 4 || in[1] % (b * b) != 0)
     return ctx.fail(fmt::format("input {} must be NCHW with C divisible by blocksize^2 = {}", shape_str(in), b * b));
+  // An empty tensor may declare any other dims (C = 0 passes the check above).
+  if (in[2] > std::numeric_limits<int64_t>::max() / b || in[3] > std::numeric_limits<int64_t>::max() / b)
+    return ctx.fail(fmt::format("input {} times blocksize {} overflows int64", shape_str(in), b));
   ctx.outputs[0] = {ctx.in(0).dtype, {in[0], in[1] / (b * b), in[2] * b, in[3] * b}};
   return ok_status();
 }
@@ -54,6 +62,8 @@ Status infer_space_to_depth(InferContext& ctx) {
   const int64_t b = attrs_as<BlockAttrs>(ctx.attrs).blocksize;
   if (in.size() != 4 || in[2] % b != 0 || in[3] % b != 0)
     return ctx.fail(fmt::format("input {} must be NCHW with H and W divisible by blocksize {}", shape_str(in), b));
+  if (in[1] > std::numeric_limits<int64_t>::max() / (b * b))
+    return ctx.fail(fmt::format("input {} times blocksize^2 {} overflows int64", shape_str(in), b * b));
   ctx.outputs[0] = {ctx.in(0).dtype, {in[0], in[1] * b * b, in[2] / b, in[3] / b}};
   return ok_status();
 }

@@ -2,6 +2,7 @@
 // forms, negative steps/pads, index maps checked against direct index arithmetic.
 #include "tests/ops/op_builders.h"
 #include "tests/ops/op_harness.h"
+#include "tests/support/errors.h"
 
 #include <catch2/catch.hpp>
 
@@ -200,6 +201,20 @@ TEST_CASE("DepthToSpace / SpaceToDepth round trip, against the spec's reshape/tr
       CHECK(values_of<float>(back->outputs[0]) == iota<float>(48));
     }
   }
+}
+
+TEST_CASE("DepthToSpace / SpaceToDepth refuse a blocksize or dims that overflow int64", "[ops][data_movement]") {
+  OpCall big = call("DepthToSpace", 13, {f32({1, 4, 2, 2}, std::vector<float>(16))});
+  big.attrs.set("blocksize", int_attr(int64_t{1} << 21));
+  require_error(run_op_all_backends(big), StatusCode::kInvalidModel, "blocksize 2097152 must be in [1, 2^20]");
+  // Empty tensors may declare any other dim: C = 0 passes the divisibility check.
+  const int64_t huge = int64_t{1} << 62;
+  OpCall d = call("DepthToSpace", 13, {f32({1, 0, huge, 1}, {})});
+  d.attrs.set("blocksize", int_attr(4));
+  require_error(run_op_all_backends(d), StatusCode::kInvalidModel, "times blocksize 4 overflows int64");
+  OpCall s = call("SpaceToDepth", 13, {f32({0, huge, 4, 4}, {})});
+  s.attrs.set("blocksize", int_attr(4));
+  require_error(run_op_all_backends(s), StatusCode::kInvalidModel, "times blocksize^2 16 overflows int64");
 }
 
 TEST_CASE("Trilu with k on the device, ReverseSequence", "[ops][data_movement]") {
