@@ -14,7 +14,7 @@
 
 #include "backends/cpu/cpu_kernel_table.h"
 #include "backends/cpu/cuda_compat.h"
-#include "ops/common/isa_shared.h"
+#include "ops/common/gemm_micro_abi.h"
 #include "ops/core/op.h"
 #include "ops/kernel_sources.h"
 

@@ -9,6 +9,7 @@
 // 1.03 vs 1.62 ms on 96x112x112); gk_col2im's twin adds each tap's column run to
 // whole output rows. All keep the CUDA kernels' per-element folding order.
 #include "ops/common/isa_variant.h"
+#include "ops/conv/depthwise_micro_abi.h"  // outside the ISA namespace: see its header
 
 GK_ISA_BEGIN
 #include "ops/common/gemm_block.h"
@@ -221,7 +222,7 @@ bool depthwise_row(const T* x, const T* w, const gk_conv_args& a, int64_t od, in
   // Stride 1: one segment of input columns; stride 2: its even and odd halves.
   const int64_t seg_w = stride == 1 ? padded + reach : padded + (reach >> 1) + 1;
   const T* src_rows[kMaxDepthwiseRows];  // caller: k[0] * k[1] <= kMaxDepthwiseRows
-  gk::cpu_conv::DepthwiseRows<Acc, T> d;
+  gk::cpu_conv::DepthwiseRows<Acc, T> d{};
   d.kw_n = kw_n, d.dil = dil, d.stride = stride;
   for (int64_t kd = 0; kd < a.k[0]; ++kd) {
     const int64_t id = od * a.s[0] - a.pad[0] + kd * a.dil[0];
@@ -390,7 +391,7 @@ void gk_conv_depthwise(const T* X, const T* W, const T* B, T* Y, gk_conv_args a,
   // than the channels-last blocks even on narrow images (1 thread, AVX-512, with
   // SiLU: 672x14x14 5x5 0.37 vs 0.78 ms, 480x14x14 3x3 0.23 vs 0.50, 1152x7x7 3x3
   // 0.25 vs 0.39), which keep the other strides.
-  gk::cpu_conv::DepthwisePlaneKernel pk;
+  gk::cpu_conv::DepthwisePlaneKernel pk{};
   if constexpr (std::is_same_v<T, float>)
     if (a.k[0] == 1 && a.in[0] == 1 && a.out[0] == 1 && (a.s[2] == 1 || a.s[2] == 2))
       pk = gk::cpu_conv::depthwise_plane_f32();

@@ -6,42 +6,39 @@
 #pragma once
 
 #include "ops/common/gemm.cuh"
-#include "ops/common/isa_shared.h"
+#include "ops/conv/depthwise_micro_abi.h"
 
 #include <cstdint>
 #include <type_traits>
 
 namespace gk::cpu_conv {
 
-constexpr int64_t kMaxDepthwiseRows = 64;
+// The row, plane and kernel types and the dispatchers live in
+// depthwise_micro_abi.h, once for every ISA variant (the reason is in
+// ops/common/gemm_micro_abi.h).
+using ::gk::cpu_conv::DeinterleaveFn;
+using ::gk::cpu_conv::DepthwiseChannels;
+using ::gk::cpu_conv::DepthwiseChannelsFn;
+using ::gk::cpu_conv::DepthwiseKernel;
+using ::gk::cpu_conv::DepthwisePlane;
+using ::gk::cpu_conv::DepthwisePlaneKernel;
+using ::gk::cpu_conv::DepthwiseRows;
+using ::gk::cpu_conv::deinterleave_f32;
+using ::gk::cpu_conv::depthwise_channels_f32;
+using ::gk::cpu_conv::depthwise_kernel_f32;
+using ::gk::cpu_conv::depthwise_plane_f32;
+using ::gk::cpu_conv::kDepthwiseLanes;
+using ::gk::cpu_conv::kMaxDepthwiseRows;
 
-// The input rows one output row reads, each a zero-padded segment, with their
-// weight rows and the tap index of each row's first tap. Stride 1: output column
-// j's tap kw reads rows[r][j + kw * dil]. Stride 2: each row is split into its even
-// and odd columns (rows[r][t] = x[2t], odd[r][t] = x[2t + 1]), so the tap at
-// column offset q = kw * dil reads (q even ? rows : odd)[r][j + q / 2], still one
-// contiguous vector per tap, and the taps fold in the same order.
+// The input row segment tap (r, kw) reads for output column `ow` (DepthwiseRows).
 template <typename Acc, typename T>
-struct DepthwiseRows {
-  const Acc* rows[kMaxDepthwiseRows];
-  const Acc* odd[kMaxDepthwiseRows];
-  const T* wrows[kMaxDepthwiseRows];
-  int64_t taps[kMaxDepthwiseRows];
-  int nrows = 0;
-  int64_t kw_n = 0, dil = 0, stride = 1;
+inline const Acc* tap_source(const DepthwiseRows<Acc, T>& d, int r, int64_t kw, int64_t ow) {
+  const int64_t q = kw * d.dil;
+  if (d.stride == 1) return d.rows[r] + ow + q;
+  return ((q & 1) ? d.odd[r] : d.rows[r]) + ow + (q >> 1);
+}
 
-  const Acc* tap_source(int r, int64_t kw, int64_t ow) const {
-    const int64_t q = kw * dil;
-    if (stride == 1) return rows[r] + ow + q;
-    return ((q & 1) ? odd[r] : rows[r]) + ow + (q >> 1);
-  }
-};
-
-// even[t] = src[2t], odd[t] = src[2t + 1] for t < pairs: the stride-2 split, two
-// loads and two permutes per vector (a scalar split cost more than the taps it
-// feeds: docs/perf-notes.md).
-using DeinterleaveFn = void (*)(const float* src, int64_t pairs, float* even, float* odd);
-DeinterleaveFn deinterleave_f32() GK_ISA_SHARED(deinterleave_f32);
+// The portable stride-2 split (DeinterleaveFn).
 inline void deinterleave_portable(const float* src, int64_t pairs, float* even, float* odd) {
   for (int64_t t = 0; t < pairs; ++t) even[t] = src[2 * t], odd[t] = src[2 * t + 1];
 }
@@ -59,39 +56,11 @@ void depthwise_columns(const DepthwiseRows<Acc, T>& d, int64_t ow, Acc* out) {
         block = b;
       }
       const Acc wv = static_cast<Acc>(d.wrows[r][kw]);
-      const Acc* src = d.tap_source(r, kw, ow);
+      const Acc* src = tap_source(d, r, kw, ow);
       for (int j = 0; j < NC; ++j) s[j] = gk_madd(src[j], wv, s[j]);
     }
   for (int j = 0; j < NC; ++j) out[j] = tot[j] + s[j];
 }
-
-// run[v - 1] computes v * narrow columns (v = 1..4; 4 * narrow = wide). A row's
-// remainder after its wide calls takes one call of just enough vectors: one
-// vector is a single FMA chain per tap, latency-bound, and MobileNetV2's 56- and
-// 28-wide rows spent 9% of the model there.
-template <typename Acc, typename T>
-struct DepthwiseKernel {
-  int wide = 0, narrow = 0;
-  void (*run[4])(const DepthwiseRows<Acc, T>& d, int64_t ow, Acc* out) = {};
-};
-
-DepthwiseKernel<float, float> depthwise_kernel_f32() GK_ISA_SHARED(depthwise_kernel_f32);
-
-// Narrow images (EfficientNet's and MobileNetV3's 7x7 and 14x14 stages: a row is
-// one vector with 7 or 14 lanes used) go channels-last instead: 16 channels of one
-// image in a zero-padded [hp][wp][16] copy, one vector per output pixel, several
-// pixels' FMA chains in flight. Taps fold as depthwise_columns' (blocks of 32 tap
-// indices); padded taps add x = 0 as in depthwise_row.
-constexpr int kDepthwiseLanes = 16;
-struct DepthwiseChannels {
-  const float* x;  // [hp][wp][16], zero where the image is padded
-  int64_t wp;
-  const float* w;  // [kh * kw][16]
-  int64_t kh, kw, dil_h, dil_w, s_h, s_w, oh_n, ow_n;
-  float* y;  // [oh_n][ow_n][16]
-};
-using DepthwiseChannelsFn = void (*)(const DepthwiseChannels& d);
-DepthwiseChannelsFn depthwise_channels_f32() GK_ISA_SHARED(depthwise_channels_f32);
 
 // The portable form, one pixel at a time.
 inline void depthwise_channels_portable(const DepthwiseChannels& d) {
@@ -113,30 +82,6 @@ inline void depthwise_channels_portable(const DepthwiseChannels& d) {
       for (int c = 0; c < L; ++c) d.y[(oh * d.ow_n + ow) * L + c] = tot[c] + s[c];
     }
 }
-
-// Whole planes, stride 1 or 2 along W (2-D, f32): the input rows a worker's output
-// rows read are copied once into a zero-padded plane (at stride 2 split into its
-// even and odd columns), and R output rows x NV vectors keep their sums in
-// registers across all taps, every tap one unaligned load per vector straight from
-// the plane. Copying each output row's input rows into segments (depthwise_row)
-// cost more than the taps and kept only 2-4 FMA chains in flight: a 240x28x28 5x5
-// depthwise ran at 6 GFLOP/s. Taps fold as depthwise_columns' (blocks of 32 tap
-// indices, the first block stored, later ones added to y); padded taps add x = 0.
-struct DepthwisePlane {
-  const float* even;  // stride 1: the padded plane; stride 2: its even columns
-  const float* odd;   // stride 2: its odd columns (padded column 2t + 1)
-  int64_t ld;         // row stride of the plane(s)
-  const float* w;     // kh * kw taps
-  int64_t kh, kw, dil_h, dil_w, s_h, s_w;
-  int64_t rows, vecs;  // output rows; vectors per output row
-  float* y;            // [rows][ldy] sums, ldy >= vecs * lanes
-  int64_t ldy;
-};
-struct DepthwisePlaneKernel {
-  int lanes = 0;
-  void (*run)(const DepthwisePlane& d) = nullptr;  // null: no vector ISA, rows take depthwise_row
-};
-DepthwisePlaneKernel depthwise_plane_f32() GK_ISA_SHARED(depthwise_plane_f32);
 
 template <typename Acc, typename T>
 inline DepthwiseKernel<Acc, T> depthwise_kernel() {
