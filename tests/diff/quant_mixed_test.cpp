@@ -11,6 +11,9 @@
 #include "tests/support/compare.h"
 
 #include <cmath>
+#if defined(__x86_64__) || defined(__i386__)
+#include <cpuid.h>
+#endif
 #include <random>
 
 namespace gk::test {
@@ -27,6 +30,35 @@ std::vector<int64_t> random_ints(int type, int64_t n, uint64_t seed) {
   std::uniform_int_distribution<int> d(type == kU8 ? 0 : -128, type == kU8 ? 255 : 127);
   std::vector<int64_t> v(static_cast<size_t>(n));
   for (auto& x : v) x = d(rng);
+  return v;
+}
+
+// ONNX Runtime's x86 u8 x s8 kernels (MLAS) multiply with vpmaddubsw on a CPU
+// without VNNI: each pair of u8 x s8 products is summed in int16 and saturates, so
+// there ORT is no exact reference for full-range int8 weights (its quantization
+// guide asks for 7-bit weights, reduce_range, on such CPUs). On an AMD EPYC with
+// AVX2 and no VNNI, MatMulInteger u8 x s8 at K = 300 gave 187780 for 163181;
+// gkrun matched the int64 reference there, as everywhere.
+bool ort_u8s8_exact() {
+#if defined(__x86_64__) || defined(__i386__)
+  unsigned a = 0, b = 0, c = 0, d = 0;
+  if (!__get_cpuid_count(7, 0, &a, &b, &c, &d)) return false;
+  const bool avx512_vnni = (c >> 11) & 1;
+  const unsigned max_sub = a;
+  bool avx_vnni = false;
+  if (max_sub >= 1 && __get_cpuid_count(7, 1, &a, &b, &c, &d)) avx_vnni = (a >> 4) & 1;
+  return avx512_vnni || avx_vnni;
+#else
+  return true;  // ORT's int8 kernels elsewhere widen before they add
+#endif
+}
+
+// Weights the ORT comparison can hold exactly on this CPU: int8 over [-64, 63]
+// where ORT's pair sums would otherwise saturate; the whole range elsewhere.
+std::vector<int64_t> ort_weights(int type, int64_t n, uint64_t seed) {
+  std::vector<int64_t> v = random_ints(type, n, seed);
+  if (type == kS8 && !ort_u8s8_exact())
+    for (auto& x : v) x = x >> 1;
   return v;
 }
 
@@ -118,6 +150,10 @@ TEST_CASE("MatMulInteger: u8 x s8, s8 x u8, s8 x s8, u8 x u8 with every zero-poi
           // ONNX Runtime takes a per-tensor a_zero_point only (its MatMulInteger
           // refuses a per-row one); those cases have the int64 reference alone.
           if (za == Zp::kVector) continue;
+          if (ta == kU8 && tb == kS8 && !ort_u8s8_exact()) {
+            WARN(key << ": ONNX Runtime saturates u8 x s8 pair sums on this CPU (no VNNI); int64 reference only");
+            continue;
+          }
           Outputs ort = run_ort(m, in, key);
           check_close(ort.at("Y"), {M, N}, want, Tol{});
         }
@@ -183,8 +219,8 @@ onnx::ModelProto dynamic_matmul_model(int64_t M, int64_t K, int64_t N, const std
 
 TEST_CASE("DynamicQuantizeLinear + MatMulInteger with int8 weights matches ONNX Runtime", "[diff][quant]") {
   const int64_t M = 6, K = 256, N = 10;
-  const auto w = random_ints(kS8, K * N, 7);
-  std::vector<int64_t> per_col = random_ints(kS8, N, 8);
+  const auto w = ort_weights(kS8, K * N, 7);
+  std::vector<int64_t> per_col = ort_weights(kS8, N, 8);
   std::vector<float> col_scales = random_floats(N, 9, 0.001f, 0.01f);
   struct Variant {
     const char* name;
@@ -258,8 +294,8 @@ TEST_CASE("ConvInteger and QLinearConv with uint8 input and int8 per-channel wei
   const int64_t C = 5, H = 6, W = 7, Co = 4, k = 3;
   for (int tw : {kS8, kU8}) {
     INFO("w is " << name_of(tw));
-    const auto x = random_ints(kU8, C * H * W, 31), w = random_ints(tw, Co * C * k * k, 32);
-    const std::vector<int64_t> zx = {131}, zw = random_ints(tw, Co, 33);
+    const auto x = random_ints(kU8, C * H * W, 31), w = ort_weights(tw, Co * C * k * k, 32);
+    const std::vector<int64_t> zx = {131}, zw = ort_weights(tw, Co, 33);
 
     onnx::ModelProto m = make_model(8, 13);
     auto* g = m.mutable_graph();
@@ -376,7 +412,7 @@ TEST_CASE("A dynamically quantized attention layer (u8 activations, s8 weights) 
   uint64_t seed = 60;
   auto projection = [&](const std::string& in_q, const std::string& in_s, const std::string& in_z,
                         const std::string& out) {
-    add_int_init(g, out + "_W", kS8, {D, D}, random_ints(kS8, D * D, ++seed));
+    add_int_init(g, out + "_W", kS8, {D, D}, ort_weights(kS8, D * D, ++seed));
     add_float_init(g, out + "_Ws", {}, {0.0021f + 0.0003f * static_cast<float>(seed % 5)});
     add_int_init(g, out + "_Wz", kS8, {}, {0});
     add_node(g, "MatMulInteger", {in_q, out + "_W", in_z, out + "_Wz"}, {out + "_i"});

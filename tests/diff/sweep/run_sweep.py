@@ -14,7 +14,9 @@ a case ORT runs is a disagreement too. A case ORT refuses is not compared.
 The ratchet file lists `case-id  reason` per known disagreement. The run fails on
 a disagreement not listed, on a listed case that now agrees (remove it: the file
 only shrinks), on an entry without a reason, and on a listed integer or bool value
-mismatch whose reason does not say ONNX Runtime is the one that is wrong.
+mismatch whose reason does not say ONNX Runtime is the one that is wrong. A reason
+that begins with a CPU condition, `[no-vnni]`, holds only on a CPU of that kind
+(ORT's own int8 kernels differ by CPU); elsewhere the case must agree like any other.
 """
 import argparse
 import json
@@ -135,6 +137,23 @@ def classify(corpus, c, rec):
     return "agree", ""
 
 
+def cpu_has_vnni():
+    """AVX512-VNNI or AVX-VNNI, as /proc/cpuinfo lists them (x86 Linux)."""
+    try:
+        text = Path("/proc/cpuinfo").read_text()
+    except OSError:
+        return True
+    for line in text.splitlines():
+        if line.startswith("flags"):
+            flags = set(line.split(":", 1)[1].split())
+            return "avx512_vnni" in flags or "avx_vnni" in flags
+    return True  # no x86 flags: ORT's u8 x s8 kernels there do not saturate
+
+
+# Conditions a ratchet entry may carry; an entry whose condition is false is dropped.
+CONDITIONS = {"[no-vnni]": lambda: not cpu_has_vnni()}
+
+
 def read_ratchet(path):
     entries, problems = {}, []
     for n, line in enumerate(Path(path).read_text().splitlines(), 1):
@@ -145,9 +164,18 @@ def read_ratchet(path):
         if len(parts) < 2 or not parts[1].strip():
             problems.append(f"{path}:{n}: {parts[0]} has no reason")
             continue
+        reason = parts[1].strip()
+        if reason.startswith("["):
+            tag = reason.split("]", 1)[0] + "]"
+            if tag not in CONDITIONS:
+                problems.append(f"{path}:{n}: {parts[0]} has an unknown condition {tag} (known: {', '.join(CONDITIONS)})")
+                continue
+            reason = reason[len(tag):].strip()
+            if not CONDITIONS[tag]():
+                continue
         if parts[0] in entries:
             problems.append(f"{path}:{n}: {parts[0]} listed twice")
-        entries[parts[0]] = parts[1].strip()
+        entries[parts[0]] = reason
     return entries, problems
 
 
