@@ -50,13 +50,18 @@ Result<Window> make_window(const NodeView& node, const WindowAttrs& a, const Sha
     int64_t pb = a.pads.empty() ? 0 : a.pads[i], pe = a.pads.empty() ? 0 : a.pads[nd + i];
     if (pb < 0 || pe < 0)
       return invalid_model("{}: pads on axis {} are {} and {}; must be >= 0", node.describe(), i, pb, pe);
-    const int64_t dk = (k - 1) * dil + 1;
+    // Each sum and product checked: pads, strides and dilations are model data
+    // (the fuzzer sets them near int64 max).
+    bool overflow = false;
+    auto mul = [&](int64_t x, int64_t y) { int64_t r; overflow |= __builtin_mul_overflow(x, y, &r); return r; };
+    auto add = [&](int64_t x, int64_t y) { int64_t r; overflow |= __builtin_add_overflow(x, y, &r); return r; };
+    const int64_t dk = add(mul(k - 1, dil), 1);
     int64_t out = 0;
     switch (a.auto_pad) {
       case AutoPad::kSameUpper:
       case AutoPad::kSameLower: {
-        out = (in[i] + s - 1) / s;
-        const int64_t total = std::max<int64_t>(0, (out - 1) * s + dk - in[i]);
+        out = add(in[i], s - 1) / s;
+        const int64_t total = std::max<int64_t>(0, add(mul(out - 1, s), dk) - in[i]);
         pb = a.auto_pad == AutoPad::kSameUpper ? total / 2 : total - total / 2;
         pe = total - pb;
         break;
@@ -65,17 +70,20 @@ Result<Window> make_window(const NodeView& node, const WindowAttrs& a, const Sha
         pb = pe = 0;
         [[fallthrough]];
       case AutoPad::kNotSet: {
-        const int64_t span = in[i] + pb + pe - dk;
+        const int64_t span = add(in[i], add(pb, pe)) - dk;
         if (span < 0) {
           out = 0;
           break;
         }
-        out = (a.ceil_mode ? (span + s - 1) / s : span / s) + 1;
+        out = (a.ceil_mode ? add(span, s - 1) / s : span / s) + 1;
         // The last window must start inside the input or the begin padding.
         if (a.ceil_mode && (out - 1) * s >= in[i] + pb) --out;
         break;
       }
     }
+    if (overflow)
+      return invalid_model("{}: axis {} (input {}, kernel {}, stride {}, dilation {}, pads {} and {}) overflows int64",
+                           node.describe(), i, in[i], k, s, dil, pb, pe);
     w.in[d] = in[i], w.out[d] = out, w.k[d] = k, w.s[d] = s, w.dil[d] = dil;
     w.pad_begin[d] = pb, w.pad_end[d] = pe;
   }

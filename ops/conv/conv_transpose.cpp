@@ -40,8 +40,11 @@ Result<Geometry> geometry(const NodeView& node, const ConvTransposeAttrs& at, co
     return invalid_model("{}: ConvTranspose X is {} and W is {}; need equal ranks 3 to {}", node.describe(),
                          shape_str(x), shape_str(wt), 2 + kMaxSpatial);
   Geometry g;
-  g.N = x[0], g.C = x[1], g.Cout = wt[1] * at.group;
-  if (wt[0] != g.C || g.C % at.group != 0)
+  g.N = x[0], g.C = x[1];
+  // Every product and sum of the geometry is checked: the fuzzer's attribute
+  // mutations reach each one (a stride or pad near int64 max).
+  bool overflow = __builtin_mul_overflow(wt[1], at.group, &g.Cout);
+  if (overflow || wt[0] != g.C || g.C % at.group != 0)
     return invalid_model("{}: ConvTranspose W {} does not match {} input channels in {} groups", node.describe(),
                          shape_str(wt), g.C, at.group);
   if (bias && (bias->size() != 1 || (*bias)[0] != g.Cout))
@@ -68,24 +71,30 @@ Result<Geometry> geometry(const NodeView& node, const ConvTransposeAttrs& at, co
     if (k < 1 || s < 1 || dil < 1 || op < 0)
       return invalid_model("{}: kernel {}, stride {}, dilation {}, output_padding {} on axis {} out of range",
                            node.describe(), k, s, dil, op, i);
-    const int64_t full = s * (in - 1) + op + (k - 1) * dil + 1;
+    auto mul = [&](int64_t a, int64_t b) { int64_t r; overflow |= __builtin_mul_overflow(a, b, &r); return r; };
+    auto add = [&](int64_t a, int64_t b) { int64_t r; overflow |= __builtin_add_overflow(a, b, &r); return r; };
+    auto sub = [&](int64_t a, int64_t b) { int64_t r; overflow |= __builtin_sub_overflow(a, b, &r); return r; };
+    const int64_t full = add(add(add(mul(s, in - 1), op), mul(k - 1, dil)), 1);
     int64_t out, pb, pe;
     const bool same = wa.auto_pad == AutoPad::kSameUpper || wa.auto_pad == AutoPad::kSameLower;
     if (!at.output_shape.empty() || same) {
-      out = !at.output_shape.empty() ? at.output_shape[at.output_shape.size() - nd + i] : in * s;
-      const int64_t total = full - out;
+      out = !at.output_shape.empty() ? at.output_shape[at.output_shape.size() - nd + i] : mul(in, s);
+      const int64_t total = sub(full, out);
       const bool upper = wa.auto_pad == AutoPad::kSameUpper;
       const bool odd_first = at.legacy_same_split ? upper : !upper;
       // Floor division, as the ONNX reference does: an output_shape larger than the
       // natural size (total < 0) grows the end, not the start.
-      const int64_t half = total >= 0 ? total / 2 : -((-total + 1) / 2);
+      const int64_t half = total >= 0 ? total / 2 : -((-(total + 1)) / 2 + 1);
       pb = odd_first ? total - half : half;
       pe = total - pb;
     } else {
       pb = wa.pads.empty() || wa.auto_pad == AutoPad::kValid ? 0 : wa.pads[i];
       pe = wa.pads.empty() || wa.auto_pad == AutoPad::kValid ? 0 : wa.pads[nd + i];
-      out = full - pb - pe;
+      out = sub(sub(full, pb), pe);
     }
+    if (overflow)
+      return invalid_model("{}: ConvTranspose axis {} (input {}, kernel {}, stride {}, dilation {}, pads and "
+                           "output_shape) overflows int64", node.describe(), i, in, k, s, dil);
     if (out < 0) return invalid_model("{}: ConvTranspose output dim {} would be {}", node.describe(), i, out);
     w.in[d] = in, w.out[d] = out, w.k[d] = k, w.s[d] = s, w.dil[d] = dil;
     w.pad_begin[d] = pb, w.pad_end[d] = pe;

@@ -62,7 +62,10 @@ Result<PadPlan> plan_pad(const NodeView& node, const PadAttrs& attrs, const Shap
   for (size_t i = 0; i < k; ++i) {
     GK_TRY(int64_t axis, normalize_axis(node, axes[i], rank, "axes entry"));
     plan.begin[axis] = pads[i];
-    plan.out[axis] = in[axis] + pads[i] + pads[i + k];
+    if (__builtin_add_overflow(in[axis], pads[i], &plan.out[axis]) ||
+        __builtin_add_overflow(plan.out[axis], pads[i + k], &plan.out[axis]))
+      return invalid_model("{}: pads {} on axis {} (dim {}) overflow int64", node.describe(), shape_str(pads), axis,
+                           in[axis]);
     if (plan.out[axis] < 0)
       return invalid_model("{}: pads {} crop axis {} (dim {}) below zero", node.describe(), shape_str(pads), axis,
                            in[axis]);

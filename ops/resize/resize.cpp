@@ -132,6 +132,9 @@ Result<std::vector<double>> optional_values(const NodeView& node, const HostTens
   return t->to_f64_vector();
 }
 
+// 2^53: every length up to it is exact in the double the plan computes with.
+constexpr double kMaxResizedDim = 9007199254740992.0;
+
 Result<ResizePlan> make_plan(const NodeView& node, const ResizeAttrs& at, const Shape& x, const HostTensor* roi_t,
                              const HostTensor* scales_t, const HostTensor* sizes_t) {
   const int64_t r = static_cast<int64_t>(x.size());
@@ -182,7 +185,9 @@ Result<ResizePlan> make_plan(const NodeView& node, const ResizeAttrs& at, const 
       if (!(s > 0) || !std::isfinite(s))
         return invalid_model("{}: scale {} for axis {} must be positive", node.describe(), s, axes[i]);
       const double out = std::floor(s * static_cast<double>(a.in));
-      if (out > 9.0e15) return invalid_model("{}: scale {} makes axis {} too large", node.describe(), s, axes[i]);
+      if (out > kMaxResizedDim)
+        return invalid_model("{}: scale {} makes axis {} of {} too large (above {})", node.describe(), s, axes[i],
+                             shape_str(x), kMaxResizedDim);
       a.out = static_cast<int64_t>(out);
       a.scale = s;
       // The reference multiplies the float32 scale by the length in float32.
@@ -192,6 +197,9 @@ Result<ResizePlan> make_plan(const NodeView& node, const ResizeAttrs& at, const 
     double keep_scale = at.keep == Keep::kNotLarger ? INFINITY : 0.0;
     for (size_t i = 0; i < n; ++i) {
       if (sizes[i] < 0) return invalid_model("{}: size {} for axis {} is negative", node.describe(), sizes[i], axes[i]);
+      // int64 max as a double is 2^63, whose cast back to int64 is undefined.
+      if (sizes[i] > kMaxResizedDim)
+        return invalid_model("{}: size {} for axis {} is above {}", node.describe(), sizes[i], axes[i], kMaxResizedDim);
       const double s = sizes[i] / static_cast<double>(x[axes[i]]);
       keep_scale = at.keep == Keep::kNotLarger ? std::min(keep_scale, s) : std::max(keep_scale, s);
     }
@@ -207,7 +215,13 @@ Result<ResizePlan> make_plan(const NodeView& node, const ResizeAttrs& at, const 
         a.scale = sizes[i] / in;
       } else {
         a.scale = keep_scale;
-        a.out = static_cast<int64_t>(keep_scale * in + 0.5);  // round half up
+        // not_smaller applies the largest ratio to every axis, so a small axis's
+        // size can make a long axis's output pass int64.
+        const double out = keep_scale * in + 0.5;
+        if (out > kMaxResizedDim)
+          return invalid_model("{}: keep_aspect_ratio_policy scale {} makes axis {} of {} too large (above {})",
+                               node.describe(), keep_scale, axes[i], shape_str(x), kMaxResizedDim);
+        a.out = static_cast<int64_t>(out);  // round half up
       }
       a.out_width = a.scale * in;
     }

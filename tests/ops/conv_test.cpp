@@ -418,6 +418,31 @@ TEST_CASE("Conv: channel mismatch is a named error", "[ops][conv]") {
   require_error(r, StatusCode::kInvalidModel, "group 2");
 }
 
+TEST_CASE("Conv / ConvTranspose / MaxPool: pads, strides and dilations that overflow int64 are named errors",
+          "[ops][conv]") {
+  const int64_t big = INT64_MAX - 1;
+  auto x = f32({1, 1, 4, 4}, std::vector<float>(16));
+  auto w = f32({1, 1, 3, 3}, std::vector<float>(9));
+  OpCall pads{"Conv", "", 17, {}, {x, w}};
+  pads.attrs.set("pads", ints_attr({0, big, 0, big}));
+  require_error(run_op_all_backends(pads), StatusCode::kInvalidModel, "axis 1 (input 4, kernel 3, stride 1");
+  OpCall dil{"Conv", "", 17, {}, {x, w}};
+  dil.attrs.set("dilations", ints_attr({1, int64_t{1} << 62}));
+  require_error(run_op_all_backends(dil), StatusCode::kInvalidModel, "overflows int64");
+  OpCall same{"MaxPool", "", 12, {}, {x}};
+  same.attrs.set("kernel_shape", ints_attr({2, 2}));
+  same.attrs.set("auto_pad", string_attr("SAME_UPPER"));
+  same.attrs.set("strides", ints_attr({1, big}));
+  require_error(run_op_all_backends(same), StatusCode::kInvalidModel, "overflows int64");
+  OpCall tr{"ConvTranspose", "", 17, {}, {x, w}};
+  tr.attrs.set("strides", ints_attr({1, int64_t{1} << 62}));
+  require_error(run_op_all_backends(tr), StatusCode::kInvalidModel,
+                "ConvTranspose axis 1 (input 4, kernel 3, stride 4611686018427387904");
+  OpCall tp{"ConvTranspose", "", 17, {}, {x, w}};
+  tp.attrs.set("pads", ints_attr({0, -big, 0, -big}));
+  require_error(run_op_all_backends(tp), StatusCode::kInvalidModel, "overflows int64");
+}
+
 TEST_CASE("Conv/ConvTranspose: ONNX node tests", "[ops][conv][onnx]") {
   run_node_cases({"test_conv"});  // includes ConvInteger (ops/quantize/qlinear.cpp)
 }

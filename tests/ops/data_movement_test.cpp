@@ -203,6 +203,11 @@ TEST_CASE("DepthToSpace / SpaceToDepth round trip, against the spec's reshape/tr
   }
 }
 
+TEST_CASE("Pad: pads whose sum with the dim overflows int64 are a named error", "[ops][data_movement]") {
+  OpCall c = call("Pad", 19, {f32({2, 2}, {1, 2, 3, 4}), i64({4}, {0, INT64_MAX, 0, 1})});
+  require_error(run_op_all_backends(c), StatusCode::kInvalidModel, "on axis 1 (dim 2) overflow int64");
+}
+
 TEST_CASE("DepthToSpace / SpaceToDepth refuse a blocksize or dims that overflow int64", "[ops][data_movement]") {
   OpCall big = call("DepthToSpace", 13, {f32({1, 4, 2, 2}, std::vector<float>(16))});
   big.attrs.set("blocksize", int_attr(int64_t{1} << 21));

@@ -236,6 +236,15 @@ TEST_CASE("Resize: identity copy, empty output, errors", "[ops][resize]") {
   crop.attrs.set("coordinate_transformation_mode", string_attr("tf_crop_and_resize"));
   require_error(run_op_all_backends(crop), StatusCode::kInvalidModel,
                 "tf_crop_and_resize needs roi with 4 values, got 0");  // tf_crop_and_resize without roi
+  // Sizes past 2^53, and a not_smaller ratio from one axis that pushes another past
+  // int64 (2^63 as a double has no int64 value; the cast was undefined).
+  auto huge = run_op_all_backends(resize(x, std::nullopt, std::nullopt, i64({2}, {2, INT64_MAX})));
+  require_error(huge, StatusCode::kInvalidModel, "size 9.223372036854776e+18 for axis 1 is above");
+  OpCall keep = resize(x, std::nullopt, std::nullopt, i64({2}, {int64_t{1} << 53, 3}));
+  keep.attrs.set("keep_aspect_ratio_policy", string_attr("not_smaller"));
+  require_error(run_op_all_backends(keep), StatusCode::kInvalidModel, "makes axis 1 of 2x3 too large");
+  auto big_scale = run_op_all_backends(resize(x, std::nullopt, scales_of({1, 1e30f}), std::nullopt));
+  require_error(big_scale, StatusCode::kInvalidModel, "makes axis 1 of 2x3 too large");
   // int64 has no linear kernel: a named Unimplemented error.
   OpCall lin = resize(HostTensor::from_vector(DType::kI64, {2}, std::vector<int64_t>{1, 2}), std::nullopt,
                       scales_of({2}), std::nullopt);
