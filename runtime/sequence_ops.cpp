@@ -130,6 +130,10 @@ Result<std::vector<NamedBuf>> sequence_map(Kit& kit, const Node& node, const std
   if (body.inputs.size() != inputs.size())
     return invalid_model("{}: the body takes {} inputs, the node has {}", node.view.describe(), body.inputs.size(),
                          inputs.size());
+  // Without this a body with fewer outputs left the node's extra outputs empty sequences.
+  if (body.outputs.size() != node.outputs.size())
+    return invalid_model("{}: the body makes {} outputs, the node has {}", node.view.describe(), body.outputs.size(),
+                         node.outputs.size());
   GK_TRY(const Elements* first, sequence_input(node, inputs, 0));
   const size_t n = first->size();
   for (const NamedBuf& in : inputs)

@@ -248,6 +248,39 @@ TEST_CASE("control flow: an If inside a Loop body reads values two graphs out", 
   CHECK(values_of((*out)[0].tensor) == std::vector<float>{28});  // +10 -1 +10 -1 +10
 }
 
+// x [4] split into four [1] elements, SequenceMap'd by a body that negates each,
+// concatenated back; `outputs` names the SequenceMap's outputs.
+onnx::ModelProto negate_each(const std::vector<std::string>& outputs) {
+  auto m = test::make_model(8, 17);
+  auto* g = m.mutable_graph();
+  add_info(g->mutable_input(), "x", kFloat, {4});
+  add_node(g, "SplitToSequence", {"x"}, {"seq"});
+  onnx::GraphProto body;
+  body.set_name("negate");
+  add_info(body.mutable_input(), "e", kFloat, {1});
+  add_node(&body, "Neg", {"e"}, {"n"});
+  add_info(body.mutable_output(), "n", kFloat, {1});
+  auto* map = add_node(g, "SequenceMap", {"seq"}, outputs, "map");
+  set_graph(map, "body", body);
+  for (size_t i = 0; i < outputs.size(); ++i) {
+    const std::string y = "y" + std::to_string(i);
+    set_int(add_node(g, "ConcatFromSequence", {outputs[i]}, {y}), "axis", 0);
+    add_info(g->mutable_output(), y, kFloat, {-1});
+  }
+  return m;
+}
+
+TEST_CASE("control flow: SequenceMap runs its body per element; a body with too few outputs is an error",
+          "[session][control]") {
+  auto s = open(negate_each({"neg"}));
+  auto out = s->run({{"x", floats({4}, {1, -2, 3, 0.5f})}});
+  REQUIRE(out.ok());
+  CHECK(values_of((*out)[0].tensor) == std::vector<float>{-1, 2, -3, -0.5f});
+  // Two node outputs, one body output: the second was an empty sequence before.
+  auto bad = open(negate_each({"neg", "extra"}))->run({{"x", floats({4}, {1, 2, 3, 4})}});
+  test::require_error(bad, StatusCode::kInvalidModel, "'map' (SequenceMap): the body makes 1 outputs, the node has 2");
+}
+
 TEST_CASE("strings: string model inputs are planned by value and returned as strings", "[session][strings]") {
   auto m = test::make_model(8, 19);
   auto* g = m.mutable_graph();
