@@ -270,7 +270,7 @@ onnx::ModelProto negate_each(const std::vector<std::string>& outputs) {
   return m;
 }
 
-TEST_CASE("control flow: SequenceMap runs its body per element; a body with too few outputs is an error",
+TEST_CASE("control flow: SequenceMap runs its body per element and refuses a body with too few outputs",
           "[session][control]") {
   auto s = open(negate_each({"neg"}));
   auto out = s->run({{"x", floats({4}, {1, -2, 3, 0.5f})}});
