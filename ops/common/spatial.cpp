@@ -55,13 +55,14 @@ Result<Window> make_window(const NodeView& node, const WindowAttrs& a, const Sha
     bool overflow = false;
     auto mul = [&](int64_t x, int64_t y) { int64_t r; overflow |= __builtin_mul_overflow(x, y, &r); return r; };
     auto add = [&](int64_t x, int64_t y) { int64_t r; overflow |= __builtin_add_overflow(x, y, &r); return r; };
+    auto sub = [&](int64_t x, int64_t y) { int64_t r; overflow |= __builtin_sub_overflow(x, y, &r); return r; };
     const int64_t dk = add(mul(k - 1, dil), 1);
     int64_t out = 0;
     switch (a.auto_pad) {
       case AutoPad::kSameUpper:
       case AutoPad::kSameLower: {
         out = add(in[i], s - 1) / s;
-        const int64_t total = std::max<int64_t>(0, add(mul(out - 1, s), dk) - in[i]);
+        const int64_t total = std::max<int64_t>(0, sub(add(mul(out - 1, s), dk), in[i]));
         pb = a.auto_pad == AutoPad::kSameUpper ? total / 2 : total - total / 2;
         pe = total - pb;
         break;
@@ -70,14 +71,15 @@ Result<Window> make_window(const NodeView& node, const WindowAttrs& a, const Sha
         pb = pe = 0;
         [[fallthrough]];
       case AutoPad::kNotSet: {
-        const int64_t span = add(in[i], add(pb, pe)) - dk;
+        const int64_t span = sub(add(in[i], add(pb, pe)), dk);
+        if (overflow) break;
         if (span < 0) {
           out = 0;
           break;
         }
         out = (a.ceil_mode ? add(span, s - 1) / s : span / s) + 1;
         // The last window must start inside the input or the begin padding.
-        if (a.ceil_mode && (out - 1) * s >= in[i] + pb) --out;
+        if (a.ceil_mode && mul(out - 1, s) >= add(in[i], pb)) --out;
         break;
       }
     }
