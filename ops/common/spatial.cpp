@@ -1,5 +1,7 @@
 #include "ops/common/spatial.h"
 
+#include "ops/common/checked_int.h"
+
 namespace gk {
 
 Result<WindowAttrs> parse_window(const AttrMap& attrs, const NodeView& node, bool with_ceil_mode) {
@@ -52,17 +54,14 @@ Result<Window> make_window(const NodeView& node, const WindowAttrs& a, const Sha
       return invalid_model("{}: pads on axis {} are {} and {}; must be >= 0", node.describe(), i, pb, pe);
     // Each sum and product checked: pads, strides and dilations are model data
     // (the fuzzer sets them near int64 max).
-    bool overflow = false;
-    auto mul = [&](int64_t x, int64_t y) { int64_t r; overflow |= __builtin_mul_overflow(x, y, &r); return r; };
-    auto add = [&](int64_t x, int64_t y) { int64_t r; overflow |= __builtin_add_overflow(x, y, &r); return r; };
-    auto sub = [&](int64_t x, int64_t y) { int64_t r; overflow |= __builtin_sub_overflow(x, y, &r); return r; };
-    const int64_t dk = add(mul(k - 1, dil), 1);
+    CheckedI64 c;
+    const int64_t dk = c.add(c.mul(k - 1, dil), 1);
     int64_t out = 0;
     switch (a.auto_pad) {
       case AutoPad::kSameUpper:
       case AutoPad::kSameLower: {
-        out = add(in[i], s - 1) / s;
-        const int64_t total = std::max<int64_t>(0, sub(add(mul(out - 1, s), dk), in[i]));
+        out = c.add(in[i], s - 1) / s;
+        const int64_t total = std::max<int64_t>(0, c.sub(c.add(c.mul(out - 1, s), dk), in[i]));
         pb = a.auto_pad == AutoPad::kSameUpper ? total / 2 : total - total / 2;
         pe = total - pb;
         break;
@@ -71,19 +70,19 @@ Result<Window> make_window(const NodeView& node, const WindowAttrs& a, const Sha
         pb = pe = 0;
         [[fallthrough]];
       case AutoPad::kNotSet: {
-        const int64_t span = sub(add(in[i], add(pb, pe)), dk);
-        if (overflow) break;
+        const int64_t span = c.sub(c.add(in[i], c.add(pb, pe)), dk);
+        if (c.overflow) break;
         if (span < 0) {
           out = 0;
           break;
         }
-        out = (a.ceil_mode ? add(span, s - 1) / s : span / s) + 1;
+        out = (a.ceil_mode ? c.add(span, s - 1) / s : span / s) + 1;
         // The last window must start inside the input or the begin padding.
-        if (a.ceil_mode && mul(out - 1, s) >= add(in[i], pb)) --out;
+        if (a.ceil_mode && c.mul(out - 1, s) >= c.add(in[i], pb)) --out;
         break;
       }
     }
-    if (overflow)
+    if (c.overflow)
       return invalid_model("{}: axis {} (input {}, kernel {}, stride {}, dilation {}, pads {} and {}) overflows int64",
                            node.describe(), i, in[i], k, s, dil, pb, pe);
     w.in[d] = in[i], w.out[d] = out, w.k[d] = k, w.s[d] = s, w.dil[d] = dil;

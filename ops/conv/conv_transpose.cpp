@@ -2,6 +2,7 @@
 // X(n, c, ipix) on the tiled GEMM (W read transposed through strides), then
 // gk_col2im gathers each output pixel's taps, adds the bias, applies the
 // activation. A gather rather than a scatter: no atomics, a fixed order.
+#include "ops/common/checked_int.h"
 #include "ops/conv/conv_common.h"
 #include "ops/core/op.h"
 #include "ops/matmul/gemm_launch.h"
@@ -43,8 +44,9 @@ Result<Geometry> geometry(const NodeView& node, const ConvTransposeAttrs& at, co
   g.N = x[0], g.C = x[1];
   // Every product and sum of the geometry is checked: the fuzzer's attribute
   // mutations reach each one (a stride or pad near int64 max).
-  bool overflow = __builtin_mul_overflow(wt[1], at.group, &g.Cout);
-  if (overflow || wt[0] != g.C || g.C % at.group != 0)
+  CheckedI64 c;
+  g.Cout = c.mul(wt[1], at.group);
+  if (c.overflow || wt[0] != g.C || g.C % at.group != 0)
     return invalid_model("{}: ConvTranspose W {} does not match {} input channels in {} groups", node.describe(),
                          shape_str(wt), g.C, at.group);
   if (bias && (bias->size() != 1 || (*bias)[0] != g.Cout))
@@ -71,15 +73,12 @@ Result<Geometry> geometry(const NodeView& node, const ConvTransposeAttrs& at, co
     if (k < 1 || s < 1 || dil < 1 || op < 0)
       return invalid_model("{}: kernel {}, stride {}, dilation {}, output_padding {} on axis {} out of range",
                            node.describe(), k, s, dil, op, i);
-    auto mul = [&](int64_t a, int64_t b) { int64_t r; overflow |= __builtin_mul_overflow(a, b, &r); return r; };
-    auto add = [&](int64_t a, int64_t b) { int64_t r; overflow |= __builtin_add_overflow(a, b, &r); return r; };
-    auto sub = [&](int64_t a, int64_t b) { int64_t r; overflow |= __builtin_sub_overflow(a, b, &r); return r; };
-    const int64_t full = add(add(add(mul(s, in - 1), op), mul(k - 1, dil)), 1);
+    const int64_t full = c.add(c.add(c.add(c.mul(s, in - 1), op), c.mul(k - 1, dil)), 1);
     int64_t out, pb, pe;
     const bool same = wa.auto_pad == AutoPad::kSameUpper || wa.auto_pad == AutoPad::kSameLower;
     if (!at.output_shape.empty() || same) {
-      out = !at.output_shape.empty() ? at.output_shape[at.output_shape.size() - nd + i] : mul(in, s);
-      const int64_t total = sub(full, out);
+      out = !at.output_shape.empty() ? at.output_shape[at.output_shape.size() - nd + i] : c.mul(in, s);
+      const int64_t total = c.sub(full, out);
       const bool upper = wa.auto_pad == AutoPad::kSameUpper;
       const bool odd_first = at.legacy_same_split ? upper : !upper;
       // Floor division, as the ONNX reference does: an output_shape larger than the
@@ -90,9 +89,9 @@ Result<Geometry> geometry(const NodeView& node, const ConvTransposeAttrs& at, co
     } else {
       pb = wa.pads.empty() || wa.auto_pad == AutoPad::kValid ? 0 : wa.pads[i];
       pe = wa.pads.empty() || wa.auto_pad == AutoPad::kValid ? 0 : wa.pads[nd + i];
-      out = sub(sub(full, pb), pe);
+      out = c.sub(c.sub(full, pb), pe);
     }
-    if (overflow)
+    if (c.overflow)
       return invalid_model("{}: ConvTranspose axis {} (input {}, kernel {}, stride {}, dilation {}, pads and "
                            "output_shape) overflows int64", node.describe(), i, in, k, s, dil);
     if (out < 0) return invalid_model("{}: ConvTranspose output dim {} would be {}", node.describe(), i, out);
