@@ -18,16 +18,18 @@
 //    subtree whole; the last, partial chunk's block sums are pushed one by one.
 #pragma once
 #include "backends/kernel_prelude.cuh"
+#include "ops/common/wrap_arith.cuh"
 
 #define GK_SUM_BLOCK 32
 // Carry-stack depth: a stack holds at most popcount(blocks) subtrees, so 64 levels
 // cover any int64 length.
 #define GK_SUM_LEVELS 64
 
-// a * b + c rounded once (floats) or plain integer arithmetic.
+// a * b + c rounded once (floats) or wrapping integer arithmetic; every integer add
+// here wraps too (ops/common/wrap_arith.cuh).
 static GK_FN float gk_sum_fma(float a, float b, float c) { return fmaf(a, b, c); }
 static GK_FN double gk_sum_fma(double a, double b, double c) { return fma(a, b, c); }
-template <typename A> static GK_FN A gk_sum_fma(A a, A b, A c) { return (A)(a * b + c); }
+template <typename A> static GK_FN A gk_sum_fma(A a, A b, A c) { return gk_wrap_add(gk_wrap_mul(a, b), c); }
 
 // The carry stack over block sums.
 template <typename A>
@@ -42,7 +44,7 @@ struct gk_pairwise {
   }
   // Pushes the sum of 2^level blocks; `count` is a multiple of 2^level.
   GK_FN void push(A s, int level = 0) {
-    for (uint64_t c = count >> level; c & 1; c >>= 1) s = (A)(stack[--sp] + s);
+    for (uint64_t c = count >> level; c & 1; c >>= 1) s = gk_wrap_add(stack[--sp], s);
     stack[sp++] = s;
     count += (uint64_t)1 << level;
   }
@@ -50,7 +52,7 @@ struct gk_pairwise {
   GK_FN A total(A tail, bool has_tail) const {
     int32_t i = sp;
     A s = has_tail ? tail : (i > 0 ? stack[--i] : (A)0);
-    while (i > 0) s = (A)(stack[--i] + s);
+    while (i > 0) s = gk_wrap_add(stack[--i], s);
     return s;
   }
 };
@@ -91,7 +93,7 @@ struct gk_bsum {
     }
   }
   GK_FN void add(A v) {
-    block = (A)(block + v);
+    block = gk_wrap_add(block, v);
     next();
   }
   GK_FN void add_product(A a, A b) {
@@ -121,7 +123,7 @@ static __device__ A gk_block_bsum(int64_t n, F fold, A* sh) {
     __syncthreads();
     if (c0 + width <= blocks) {
       for (unsigned step = 1; step < width; step <<= 1) {
-        if ((t & (2 * step - 1)) == 0) sh[t] = (A)(sh[t] + sh[t + step]);
+        if ((t & (2 * step - 1)) == 0) sh[t] = gk_wrap_add(sh[t], sh[t + step]);
         __syncthreads();
       }
       if (t == 0) tree.push(sh[0], level);

@@ -12,6 +12,7 @@
 // 16-deep k slices converted to the accumulator type.
 #pragma once
 #include "backends/kernel_prelude.cuh"
+#include "ops/common/wrap_arith.cuh"
 
 #define GK_GEMM_TILE 64
 #define GK_GEMM_TK 16
@@ -37,8 +38,8 @@ static GK_FN I gk_madd(I a, I b, I c) { return (I)((uint32_t)a * (uint32_t)b + (
 // so that the common alpha = beta = 1 path is exact), then the activation.
 template <typename Acc>
 static GK_FN Acc gk_gemm_finish(Acc acc, float alpha, int has_c, Acc c, float beta) {
-  Acc y = alpha == 1.0f ? acc : (Acc)((Acc)alpha * acc);
-  if (has_c) y = y + (beta == 1.0f ? c : (Acc)((Acc)beta * c));
+  Acc y = alpha == 1.0f ? acc : gk_wrap_mul((Acc)alpha, acc);
+  if (has_c) y = gk_wrap_add(y, beta == 1.0f ? c : gk_wrap_mul((Acc)beta, c));
   return y;
 }
 

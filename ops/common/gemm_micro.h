@@ -55,7 +55,7 @@ void micro_portable(const MicroArgs<Acc>& m) {
     }
     const bool store = m.first && t0 == 0;
     for (int i = 0; i < MR; ++i)
-      for (int j = 0; j < NR; ++j) m.c[i * m.ldc + j] = store ? r[i][j] : m.c[i * m.ldc + j] + r[i][j];
+      for (int j = 0; j < NR; ++j) m.c[i * m.ldc + j] = store ? r[i][j] : gk_wrap_add(m.c[i * m.ldc + j], r[i][j]);
   }
 }
 
@@ -77,7 +77,7 @@ void micro_portable_live(const MicroArgs<Acc>& m) {
         for (int j = 0; j < NR; ++j) r[i][j] = gk_madd(a[i * ars], b[j], r[i][j]);
     }
     for (int i = 0; i < MR; ++i)
-      for (int j = 0; j < NR; ++j) m.c[i * m.ldc + j] = first ? r[i][j] : m.c[i * m.ldc + j] + r[i][j];
+      for (int j = 0; j < NR; ++j) m.c[i * m.ldc + j] = first ? r[i][j] : gk_wrap_add(m.c[i * m.ldc + j], r[i][j]);
     first = false;
   }
 }

@@ -9,6 +9,7 @@
 #pragma once
 #include "backends/kernel_prelude.cuh"
 #include "ops/common/indexing.cuh"
+#include "ops/common/wrap_arith.cuh"
 
 struct gk_rows {
   int64_t rows;
@@ -49,7 +50,7 @@ static __device__ A gk_block_reduce(A v, A* sh, F f) {
 #endif
 
 struct gk_fn_add {
-  template <typename A> GK_FN A operator()(A a, A b) const { return (A)(a + b); }
+  template <typename A> GK_FN A operator()(A a, A b) const { return gk_wrap_add(a, b); }
 };
 struct gk_fn_max {
   template <typename A> GK_FN A operator()(A a, A b) const { return b > a ? b : a; }

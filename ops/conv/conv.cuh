@@ -120,7 +120,7 @@ GK_KERNEL void gk_conv_depthwise(const T* X, const T* W, const T* B, T* Y, gk_co
           int64_t iw = ow * a.s[2] - a.pad[2] + kw * a.dil[2];
           if (iw < 0 || iw >= a.in[2]) continue;
           if ((tap0 + kw) / GK_GEMM_KBLOCK != block) {
-            acc = acc + blk;
+            acc = gk_wrap_add(acc, blk);
             blk = (Acc)0;
             block = (tap0 + kw) / GK_GEMM_KBLOCK;
           }
@@ -128,7 +128,7 @@ GK_KERNEL void gk_conv_depthwise(const T* X, const T* W, const T* B, T* Y, gk_co
         }
       }
     }
-    acc = acc + blk;
+    acc = gk_wrap_add(acc, blk);
     Acc b = a.has_bias ? (Acc)B[co] : (Acc)0;
     Y[i] = (T)gk_epilogue(gk_gemm_finish(acc, 1.0f, a.has_bias, b, 1.0f), epi, ea, eb);
   }
@@ -160,7 +160,7 @@ GK_KERNEL void gk_col2im(const T* col, const T* B, T* Y, gk_conv_args a, int32_t
           if (tw < 0 || tw % a.s[2] != 0 || tw / a.s[2] >= a.in[2]) continue;
           int64_t kidx = (kd * a.k[1] + kh) * a.k[2] + kw;
           int64_t ipix = ((td / a.s[0]) * a.in[1] + th / a.s[1]) * a.in[2] + tw / a.s[2];
-          acc = acc + (Acc)col[(co * kv + kidx) * isz + ipix];
+          acc = gk_wrap_add(acc, (Acc)col[(co * kv + kidx) * isz + ipix]);
         }
       }
     }

@@ -448,7 +448,7 @@ void gk_conv_depthwise(const T* X, const T* W, const T* B, T* Y, gk_conv_args a,
           for (int64_t kw = 0; kw < a.k[2]; ++kw) {
             const int64_t tap = (kd * a.k[1] + kh) * a.k[2] + kw;
             if (tap / GK_GEMM_KBLOCK != block) {
-              for (int64_t j = 0; j < c1 - c0; ++j) acc[j] = acc[j] + blk[j], blk[j] = Acc(0);
+              for (int64_t j = 0; j < c1 - c0; ++j) acc[j] = gk_wrap_add(acc[j], blk[j]), blk[j] = Acc(0);
               block = tap / GK_GEMM_KBLOCK;
             }
             const Acc wv = static_cast<Acc>(w[tap]);
@@ -471,7 +471,7 @@ void gk_conv_depthwise(const T* X, const T* W, const T* B, T* Y, gk_conv_args a,
           }
         }
       }
-      for (int64_t j = 0; j < c1 - c0; ++j) acc[j] = acc[j] + blk[j];
+      for (int64_t j = 0; j < c1 - c0; ++j) acc[j] = gk_wrap_add(acc[j], blk[j]);
       gk::cpu_gemm::store_row(acc, c1 - c0, y + c0, 1.0f, a.has_bias, a.has_bias ? B + co : nullptr, 0, 1.0f, epi, ea,
                               eb);
     }

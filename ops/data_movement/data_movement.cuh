@@ -166,9 +166,11 @@ GK_KERNEL void gk_dm_range_float(T* dst, double start, double delta, int64_t n) 
   const A s = (A)start, d = (A)delta;
   GK_KERNEL_LOOP(i, n) { dst[i] = (T)(s + (A)i * d); }
 }
+// Integers in uint64: i * delta may pass int64 (range(INT64_MIN, INT64_MAX, INT64_MAX)
+// has 3 values) though start + i * delta, each value, lies in [start, limit).
 template <typename T>
 GK_KERNEL void gk_dm_range_int(T* dst, int64_t start, int64_t delta, int64_t n) {
-  GK_KERNEL_LOOP(i, n) { dst[i] = (T)(start + i * delta); }
+  GK_KERNEL_LOOP(i, n) { dst[i] = (T)(int64_t)((uint64_t)start + (uint64_t)i * (uint64_t)delta); }
 }
 
 // NonZero in three launches without a block-cooperative scan: per-chunk counts,

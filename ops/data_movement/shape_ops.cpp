@@ -328,6 +328,7 @@ Status infer_range(InferContext& ctx) {
     __int128 span = static_cast<__int128>(limit) - start;
     __int128 q = span / delta;
     if (q * delta != span && ((span > 0) == (delta > 0))) ++q;  // ceil
+    if (q > INT64_MAX) return ctx.fail(fmt::format("range({}, {}, {}) has more than 2^63 values", start, limit, delta));
     n = q > 0 ? static_cast<int64_t>(q) : 0;
   } else {
     double start = s->as_f64(0), limit = l->as_f64(0), delta = d->as_f64(0);

@@ -10,10 +10,10 @@
 #include "backends/kernel_prelude.cuh"
 #include "ops/common/indexing.cuh"
 #include "ops/common/math.cuh"
+#include "ops/common/wrap_arith.cuh"
 
 template <typename A> static GK_FN bool gk_ew_signed() { return gk_is_signed_t<A>::value; }
 template <typename A> static GK_FN bool gk_ew_negative(A x) { return gk_is_negative(x); }
-template <typename A> static GK_FN A gk_ew_wrap_neg(A x) { return (A)(0ull - (unsigned long long)x); }
 
 template <typename A>
 static GK_FN A gk_ew_div(A a, A b) {
@@ -21,7 +21,7 @@ static GK_FN A gk_ew_div(A a, A b) {
     return a / b;
   } else {
     if (b == (A)0) return (A)0;
-    if (gk_ew_signed<A>() && b == (A)-1) return gk_ew_wrap_neg(a);
+    if (gk_ew_signed<A>() && b == (A)-1) return gk_wrap_neg(a);
     return (A)(a / b);
   }
 }
@@ -52,39 +52,8 @@ static GK_FN A gk_ew_fmod(A a, A b) {
   }
 }
 
-// Integer Add, Sub and Mul wrap (two's complement) as ONNX Runtime's do. Computed
-// unsigned and at least 32 bits wide, so the arithmetic stays defined: signed
-// int32/int64 overflow, and 16-bit operands promoted to a signed int (65535 * 65535),
-// are undefined (UBSan, sweep cases Add.wrap.s32 and Mul.wrap.s32).
-template <bool Wide> struct gk_ew_uint { typedef unsigned int type; };
-template <> struct gk_ew_uint<true> { typedef unsigned long long type; };
-template <typename A>
-static GK_FN A gk_ew_wrap_add(A a, A b) {
-  if constexpr (gk_is_float_t<A>::value) {
-    return (A)(a + b);
-  } else {
-    typedef typename gk_ew_uint<(sizeof(A) > 4)>::type U;
-    return (A)((U)a + (U)b);
-  }
-}
-template <typename A>
-static GK_FN A gk_ew_wrap_sub(A a, A b) {
-  if constexpr (gk_is_float_t<A>::value) {
-    return (A)(a - b);
-  } else {
-    typedef typename gk_ew_uint<(sizeof(A) > 4)>::type U;
-    return (A)((U)a - (U)b);
-  }
-}
-template <typename A>
-static GK_FN A gk_ew_wrap_mul(A a, A b) {
-  if constexpr (gk_is_float_t<A>::value) {
-    return (A)(a * b);
-  } else {
-    typedef typename gk_ew_uint<(sizeof(A) > 4)>::type U;
-    return (A)((U)a * (U)b);
-  }
-}
+// Integer Add, Sub and Mul wrap (two's complement) as ONNX Runtime's do
+// (ops/common/wrap_arith.cuh).
 
 // A double result stored as a 32- or 64-bit signed integer: NaN and values out of
 // range give the type's lowest value, x86's cvttsd2si result, which the release
@@ -102,9 +71,9 @@ static GK_FN A gk_ew_from_double(double v) {
 #define GK_EW_SAME_T template <typename T> using out_t = T;
 #define GK_EW_BOOL_T template <typename T> using out_t = bool;
 
-struct gk_op_add { GK_EW_SAME_T template <typename A> static GK_FN A apply(A a, A b) { return gk_ew_wrap_add(a, b); } };
-struct gk_op_sub { GK_EW_SAME_T template <typename A> static GK_FN A apply(A a, A b) { return gk_ew_wrap_sub(a, b); } };
-struct gk_op_mul { GK_EW_SAME_T template <typename A> static GK_FN A apply(A a, A b) { return gk_ew_wrap_mul(a, b); } };
+struct gk_op_add { GK_EW_SAME_T template <typename A> static GK_FN A apply(A a, A b) { return gk_wrap_add(a, b); } };
+struct gk_op_sub { GK_EW_SAME_T template <typename A> static GK_FN A apply(A a, A b) { return gk_wrap_sub(a, b); } };
+struct gk_op_mul { GK_EW_SAME_T template <typename A> static GK_FN A apply(A a, A b) { return gk_wrap_mul(a, b); } };
 struct gk_op_div { GK_EW_SAME_T template <typename A> static GK_FN A apply(A a, A b) { return gk_ew_div(a, b); } };
 struct gk_op_mod { GK_EW_SAME_T template <typename A> static GK_FN A apply(A a, A b) { return gk_ew_mod(a, b); } };
 struct gk_op_fmod { GK_EW_SAME_T template <typename A> static GK_FN A apply(A a, A b) { return gk_ew_fmod(a, b); } };
@@ -112,7 +81,7 @@ struct gk_op_fmod { GK_EW_SAME_T template <typename A> static GK_FN A apply(A a,
 // comparison and is returned.
 struct gk_op_max { GK_EW_SAME_T template <typename A> static GK_FN A apply(A a, A b) { return (a != a || a > b) ? a : b; } };
 struct gk_op_min { GK_EW_SAME_T template <typename A> static GK_FN A apply(A a, A b) { return (a != a || a < b) ? a : b; } };
-struct gk_op_prelu { GK_EW_SAME_T template <typename A> static GK_FN A apply(A x, A s) { return gk_ew_negative(x) ? (A)(x * s) : x; } };
+struct gk_op_prelu { GK_EW_SAME_T template <typename A> static GK_FN A apply(A x, A s) { return gk_ew_negative(x) ? gk_wrap_mul(x, s) : x; } };
 struct gk_op_eq { GK_EW_BOOL_T template <typename A> static GK_FN bool apply(A a, A b) { return a == b; } };
 struct gk_op_lt { GK_EW_BOOL_T template <typename A> static GK_FN bool apply(A a, A b) { return a < b; } };
 struct gk_op_le { GK_EW_BOOL_T template <typename A> static GK_FN bool apply(A a, A b) { return a <= b; } };

@@ -12,6 +12,7 @@
 // tuples for ScatterND. No atomics, and the result is deterministic.
 #include "backends/kernel_prelude.cuh"
 #include "ops/common/indexing.cuh"
+#include "ops/common/wrap_arith.cuh"
 
 template <typename I>
 static GK_FN int64_t gk_gs_norm(I raw, int64_t dim, int32_t* flag) {
@@ -71,12 +72,12 @@ GK_KERNEL void gk_gs_gather_nd(const W* GK_RESTRICT data, const I* GK_RESTRICT i
   }
 }
 
-// Reductions: 0 none, 1 add, 2 mul, 3 max, 4 min; f16/bf16 compute in f32.
+// Reductions: 0 none, 1 add, 2 mul, 3 max, 4 min; f16/bf16 compute in f32, integers wrap.
 template <int R, typename T>
 static GK_FN T gk_gs_combine(T old, T upd) {
   typedef typename gk_acc<T>::type A;
-  if (R == 1) return (T)((A)old + (A)upd);
-  if (R == 2) return (T)((A)old * (A)upd);
+  if (R == 1) return (T)gk_wrap_add((A)old, (A)upd);
+  if (R == 2) return (T)gk_wrap_mul((A)old, (A)upd);
   if (R == 3) return (A)upd > (A)old ? upd : old;
   if (R == 4) return (A)upd < (A)old ? upd : old;
   return upd;

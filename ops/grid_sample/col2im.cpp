@@ -4,6 +4,7 @@
 // output element gathers its overlapping contributions (gk_col2im_gather), so no atomics.
 #include "ops/data_movement/data_movement.h"
 #include "ops/core/op.h"
+#include "ops/common/checked_int.h"
 #include "ops/matmul/gemm_launch.h"
 #include "ops/kernel_sources.h"
 #include "ops/core/kernel_types.h"
@@ -60,11 +61,18 @@ Result<gk_col2im_args> plan_col2im(const NodeView& node, const Col2ImAttrs& at, 
     a.stride[d] = at.strides.empty() ? 1 : at.strides[d];
     a.pad_begin[d] = at.pads.empty() ? 0 : at.pads[d];
     const int64_t pad_end = at.pads.empty() ? 0 : at.pads[d + r];
-    const int64_t span = a.dilation[d] * (block[d] - 1) + 1;
-    const int64_t room = image[d] + a.pad_begin[d] + pad_end - span;
+    // The kernel's positions lie in [-span, padded]: both must fit int64.
+    CheckedI64 c;
+    const int64_t span = c.add(c.mul(a.dilation[d], block[d] - 1), 1);
+    const int64_t padded = c.add(c.add(image[d], a.pad_begin[d]), pad_end);
+    if (c.overflow)
+      return invalid_model("{}: the dilated block (dilation {}, block {}) or the padded image (image {}, pads {} "
+                           "and {}) along spatial axis {} exceeds int64",
+                           node.describe(), a.dilation[d], block[d], image[d], a.pad_begin[d], pad_end, d);
+    const int64_t room = padded - span;
     if (room < 0)
       return invalid_model("{}: dilated block {} does not fit the padded image {} along spatial axis {}",
-                           node.describe(), span, image[d] + a.pad_begin[d] + pad_end, d);
+                           node.describe(), span, padded, d);
     a.col[d] = room / a.stride[d] + 1;
   }
   GK_TRY(a.image_points, checked_numel(image));

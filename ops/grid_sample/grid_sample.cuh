@@ -13,6 +13,7 @@
 #include "backends/kernel_prelude.cuh"
 #include "ops/common/indexing.cuh"
 #include "ops/common/math.cuh"
+#include "ops/common/wrap_arith.cuh"
 
 #define GK_GS_MAX_DIMS 4
 
@@ -210,10 +211,10 @@ GK_KERNEL void gk_col2im_gather(const T* GK_RESTRICT X, T* GK_RESTRICT Y, gk_col
         const int64_t v = pix[d] + a.pad_begin[d] - kd * a.dilation[d];
         const int64_t c = v / a.stride[d];
         hit = v >= 0 && c * a.stride[d] == v && c < a.col[d];
-        col += c * col_stride;
+        if (hit) col += c * col_stride;
         col_stride *= a.col[d];
       }
-      if (hit) sum += (A)src[k * a.col_points + col];
+      if (hit) sum = gk_wrap_add(sum, (A)src[k * a.col_points + col]);
     }
     Y[i] = (T)sum;
   }

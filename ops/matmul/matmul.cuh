@@ -6,6 +6,7 @@
 #include "ops/common/epilogue.cuh"
 #include "ops/common/gemm.cuh"
 #include "ops/common/indexing.cuh"
+#include "ops/common/wrap_arith.cuh"
 
 // Y[b] (M x N, contiguous) = act(alpha * A[b] B[b] + beta * C[b]); A[b](m, k) at
 // a_off(b) + m a_sm + k a_sk, likewise B and C (C's strides 0 where it broadcasts).
@@ -91,9 +92,9 @@ GK_KERNEL void gk_einsum(const T* A, const T* B, T* Y, gk_einsum_args e, int64_t
     Acc acc = (Acc)0, blk = (Acc)0;
     for (int64_t r = 0; r < e.red_total; ++r) {
       Acc a = (Acc)A[ao + ar];
-      blk = e.has_b ? gk_madd(a, (Acc)B[bo + br], blk) : blk + a;
+      blk = e.has_b ? gk_madd(a, (Acc)B[bo + br], blk) : gk_wrap_add(blk, a);
       if ((r + 1) % GK_GEMM_KBLOCK == 0) {
-        acc = acc + blk;
+        acc = gk_wrap_add(acc, blk);
         blk = (Acc)0;
       }
       // Odometer step over the reduced dims, keeping the two offsets in step.
@@ -106,6 +107,6 @@ GK_KERNEL void gk_einsum(const T* A, const T* B, T* Y, gk_einsum_args e, int64_t
         idx[d] = 0;
       }
     }
-    Y[i] = (T)(acc + blk);
+    Y[i] = (T)gk_wrap_add(acc, blk);
   }
 }

@@ -138,7 +138,7 @@ GK_KERNEL void gk_global_pool(const T* X, T* Y, int64_t plane, int32_t is_max, i
         r = v > r ? v : r;
       }
     else
-      r = gk_bsum_row<Acc>(plane, [&](Acc s, int64_t j) { return (Acc)(s + (Acc)x[j]); });
+      r = gk_bsum_row<Acc>(plane, [&](Acc s, int64_t j) { return gk_wrap_add(s, (Acc)x[j]); });
     Y[i] = (T)(is_max ? r : (plane > 0 ? r / (Acc)plane : (Acc)0));
   }
 }

@@ -12,6 +12,7 @@
 #include "ops/common/blocked_sum.cuh"
 #include "ops/common/math.cuh"
 #include "ops/common/rows.cuh"
+#include "ops/common/wrap_arith.cuh"
 
 #define GK_RED_SUM 0
 #define GK_RED_MEAN 1
@@ -41,10 +42,9 @@ static GK_FN A gk_red_init() {
 template <int OP, typename A>
 static GK_FN A gk_red_map(A x) {
   if constexpr (OP == GK_RED_L1) {
-    if constexpr ((A)(-1) < (A)0) return x < (A)0 ? (A)(-x) : x;
-    else return x;
+    return gk_wrap_abs(x);
   } else if constexpr (OP == GK_RED_L2 || OP == GK_RED_SUMSQUARE) {
-    return (A)(x * x);
+    return gk_wrap_mul(x, x);
   } else {
     return x;
   }
@@ -53,10 +53,10 @@ static GK_FN A gk_red_map(A x) {
 // Max/Min propagate NaN (numpy's rule) wherever it sits in the row.
 template <int OP, typename A>
 static GK_FN A gk_red_combine(A a, A b) {
-  if constexpr (OP == GK_RED_PROD) return (A)(a * b);
+  if constexpr (OP == GK_RED_PROD) return gk_wrap_mul(a, b);
   else if constexpr (OP == GK_RED_MAX) return (b > a || b != b) ? b : a;
   else if constexpr (OP == GK_RED_MIN) return (b < a || b != b) ? b : a;
-  else return (A)(a + b);
+  else return gk_wrap_add(a, b);
 }
 
 // The reductions that are sums of mapped terms, taken blocked (blocked_sum.cuh).
@@ -69,7 +69,7 @@ template <int OP> struct gk_red_is_sum {
 template <int OP, typename A>
 static GK_FN A gk_red_fold(A acc, A x) {
   if constexpr (OP == GK_RED_L2 || OP == GK_RED_SUMSQUARE) return gk_sum_fma(x, x, acc);
-  else return (A)(acc + gk_red_map<OP, A>(x));
+  else return gk_wrap_add(acc, gk_red_map<OP, A>(x));
 }
 
 template <int OP>
@@ -264,7 +264,7 @@ GK_KERNEL void gk_cumulative(const T* GK_RESTRICT x, T* GK_RESTRICT y, gk_rows g
       const int64_t at = base + (reverse ? g.len - 1 - k : k) * g.inner;
       const A v = (A)x[at];
       if (exclusive) y[at] = (T)acc;
-      acc = PROD ? (A)(acc * v) : (A)(acc + v);
+      acc = PROD ? gk_wrap_mul(acc, v) : gk_wrap_add(acc, v);
       if (!exclusive) y[at] = (T)acc;
     }
   }

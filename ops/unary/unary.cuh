@@ -4,6 +4,7 @@
 // in double, f16/bf16 widened to float). `y` may alias `x` (in place).
 #include "backends/kernel_prelude.cuh"
 #include "ops/common/math.cuh"
+#include "ops/common/wrap_arith.cuh"
 
 // Layout matches gk::UnaryParams in ops/unary/unary.h.
 struct gk_unary_params {
@@ -21,11 +22,6 @@ struct gk_unary_params {
   };
 
 template <typename A> static GK_FN bool gk_un_negative(A x) { return gk_is_negative(x); }
-// Integer negation wraps (INT_MIN stays INT_MIN) instead of overflowing.
-template <typename A> static GK_FN A gk_un_neg(A x) {
-  if constexpr (gk_is_float_t<A>::value) return -x;
-  else return (A)(0ull - (unsigned long long)x);
-}
 template <typename A> static GK_FN A gk_un_sigmoid(A x) { return (A)1 / ((A)1 + gk_exp(-x)); }
 // log(1 + e^x) without overflow for large x: max(x, 0) + log1p(e^-|x|).
 template <typename A> static GK_FN A gk_un_softplus(A x) {
@@ -35,8 +31,8 @@ template <typename A> static GK_FN A gk_un_softplus(A x) {
 template <typename A> static GK_FN A gk_fmax_(A a, A b) { return a > b ? a : b; }
 template <typename A> static GK_FN A gk_fmin_(A a, A b) { return a < b ? a : b; }
 
-GK_UN_OP(gk_un_abs, gk_un_negative(x) ? gk_un_neg(x) : x)
-GK_UN_OP(gk_un_negate, gk_un_neg(x))
+GK_UN_OP(gk_un_abs, gk_un_negative(x) ? gk_wrap_neg(x) : x)
+GK_UN_OP(gk_un_negate, gk_wrap_neg(x))
 // Sign of NaN is NaN (numpy).
 GK_UN_OP(gk_un_sign, x > (A)0 ? (A)1 : (gk_un_negative(x) ? (A)-1 : (x == (A)0 ? (A)0 : x)))
 GK_UN_OP(gk_un_ceil, gk_ceil(x))

@@ -151,6 +151,13 @@ TEST_CASE("Col2Im folds overlapping blocks", "[ops][col2im]") {
   OpCall bad = call("Col2Im", 18, {f32({1, 2, 4}, std::vector<float>(8, 1)), i64({2}, {1, 4}), i64({2}, {1, 2})});
   auto r = run_op_all_backends(bad);
   require_error(r, StatusCode::kInvalidModel, "number of blocks");
+  // A dilated block past int64 is refused by name, not wrapped (fuzz smoke: 5 * 9.0e15).
+  OpCall huge = call("Col2Im", 18, {f32({1, 3, 1}, {1, 2, 3}), i64({1}, {4}), i64({1}, {3})});
+  huge.attrs.set("dilations", ints_attr({int64_t{1} << 62}));
+  require_error(run_op_all_backends(huge), StatusCode::kInvalidModel, "exceeds int64");
+  OpCall pads = call("Col2Im", 18, {f32({1, 2, 1}, {1, 2}), i64({1}, {4}), i64({1}, {2})});
+  pads.attrs.set("pads", ints_attr({INT64_MAX, 1}));
+  require_error(run_op_all_backends(pads), StatusCode::kInvalidModel, "exceeds int64");
 }
 
 TEST_CASE("CenterCropPad crops left-biased and pads right-biased", "[ops][center_crop_pad]") {

@@ -223,6 +223,28 @@ TEST_CASE("MatMul: integer and half types", "[ops][matmul]") {
   }
 }
 
+TEST_CASE("MatMul and Einsum over int32 wrap in two's complement", "[ops][matmul]") {
+  // numpy's int32 matmul wraps; K = 40 crosses a block of 32, so the block sums add
+  // too. The reference is the same sum in uint32 (the sanitizer build checks the
+  // arithmetic stays defined).
+  const uint32_t v = 65537u;
+  uint32_t want = 0;
+  for (int k = 0; k < 40; ++k) want += v * v;
+  OpCall c;
+  c.op_type = "MatMul";
+  c.inputs = {make_tensor(DType::kI32, {2, 40}, std::vector<double>(80, v)),
+              make_tensor(DType::kI32, {40, 3}, std::vector<double>(120, v))};
+  auto r = run_op_all_backends(c);
+  REQUIRE(r.ok());
+  CHECK(values_of<int32_t>(r->outputs[0]) == std::vector<int32_t>(6, static_cast<int32_t>(want)));
+  OpCall e = call("Einsum", 12, {make_tensor(DType::kI32, {40}, std::vector<double>(40, v)),
+                                 make_tensor(DType::kI32, {40}, std::vector<double>(40, v))});
+  e.attrs.set("equation", string_attr("i,i->"));
+  r = run_op_all_backends(e);
+  REQUIRE(r.ok());
+  CHECK(values_of<int32_t>(r->outputs[0]) == std::vector<int32_t>{static_cast<int32_t>(want)});
+}
+
 TEST_CASE("MatMul: every fused epilogue kind", "[ops][matmul][epilogue]") {
   HostTensor a = tensor_f32({13, 17}, 21), b = tensor_f32({17, 70}, 22);
   Shape os;

@@ -216,6 +216,37 @@ TEST_CASE("CumSum/CumProd: exclusive, reverse, axis", "[reduce]") {
   CHECK(values_of<int32_t>(r->outputs[0]) == std::vector<int32_t>{6, 6, 3});
 }
 
+TEST_CASE("integer reductions and scans wrap in two's complement", "[reduce]") {
+  // numpy's integer sums wrap; the sanitizer build checks the arithmetic stays defined
+  // (fuzz smoke: 49518594 squared in int32). The reference is the same sum in uint32.
+  auto wrap32 = [](uint32_t v) { return static_cast<int32_t>(v); };
+  const uint32_t big = 49518594u;
+  uint32_t sq64 = 0;  // 64 terms: two full blocks of 32, so the pairwise tree adds too
+  for (int i = 0; i < 64; ++i) sq64 += big * big;
+  auto r = run_op_all_backends(
+      reduce_call("ReduceSumSquare", 18, make_tensor(DType::kI32, {64}, std::vector<double>(64, big)), {0}));
+  REQUIRE(r.ok());
+  CHECK(values_of<int32_t>(r->outputs[0]) == std::vector<int32_t>{wrap32(sq64)});
+  r = run_op_all_backends(reduce_call("ReduceSum", 13, make_tensor(DType::kI32, {2}, {2147483647.0, 1}), {0}));
+  REQUIRE(r.ok());
+  CHECK(values_of<int32_t>(r->outputs[0]) == std::vector<int32_t>{INT32_MIN});
+  r = run_op_all_backends(reduce_call("ReduceProd", 18, make_tensor(DType::kI32, {3}, {65536, 65536, 3}), {0}));
+  REQUIRE(r.ok());
+  CHECK(values_of<int32_t>(r->outputs[0]) == std::vector<int32_t>{0});
+  // |INT_MIN| stays INT_MIN (numpy's abs); the sum then wraps: INT_MIN + 5.
+  r = run_op_all_backends(reduce_call("ReduceL1", 18, make_tensor(DType::kI32, {2}, {-2147483648.0, -5}), {0}));
+  REQUIRE(r.ok());
+  CHECK(values_of<int32_t>(r->outputs[0]) == std::vector<int32_t>{INT32_MIN + 5});
+  r = run_op_all_backends(simple("CumSum", 14, {make_tensor(DType::kI32, {3}, {2147483647.0, 1, 1}), i64({}, {0})}, {}));
+  REQUIRE(r.ok());
+  CHECK(values_of<int32_t>(r->outputs[0]) == std::vector<int32_t>{INT32_MAX, INT32_MIN, INT32_MIN + 1});
+  const int64_t two32 = int64_t{1} << 32;
+  r = run_op_all_backends(simple(
+      "CumProd", 26, {i64({3}, {two32, two32, 7}), make_tensor(DType::kI32, {}, {0})}, {}));
+  REQUIRE(r.ok());
+  CHECK(values_of<int64_t>(r->outputs[0]) == std::vector<int64_t>{two32, 0, 0});
+}
+
 TEST_CASE("TopK: largest/smallest, ties to the lower index, k as attribute or input", "[reduce]") {
   HostTensor x = f32({2, 4}, {3, 1, 3, 2, 0, 9, 9, 9});
   auto r = run_op_all_backends(simple("TopK", 11, {x, i64({1}, {2})}, {{"axis", 1}}, 2));

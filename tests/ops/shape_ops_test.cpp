@@ -150,6 +150,12 @@ TEST_CASE("ConstantOfShape, Range and EyeLike values", "[ops][shape]") {
   CHECK(empty->outputs[0].shape() == Shape{0});
   CHECK(run_op_all_backends(call("Range", 11, {i64({}, {0}), i64({}, {3}), i64({}, {0})})).status().code() ==
         StatusCode::kInvalidModel);
+  // Values at the ends of int64: i * delta passes int64 though every value fits.
+  auto edge = run_op_all_backends(call("Range", 11, {i64({}, {INT64_MIN}), i64({}, {INT64_MAX}), i64({}, {INT64_MAX})}));
+  REQUIRE(edge.ok());
+  CHECK(values_of<int64_t>(edge->outputs[0]) == std::vector<int64_t>{INT64_MIN, -1, INT64_MAX - 1});
+  require_error(run_op_all_backends(call("Range", 11, {i64({}, {INT64_MIN}), i64({}, {INT64_MAX}), i64({}, {1})})),
+                StatusCode::kInvalidModel, "more than 2^63 values");
 
   OpCall eye = call("EyeLike", 9, {HostTensor::from_vector(DType::kI32, {3, 4}, std::vector<int32_t>(12, 5))});
   eye.attrs.set("k", int_attr(1));
