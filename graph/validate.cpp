@@ -152,6 +152,73 @@ void sort_topologically(Graph& g, LoadProblems& problems, std::string_view conte
   g.rebuild_uses();
 }
 
+namespace {
+
+// The counts a control-flow node and its subgraphs must agree on (the spec's If,
+// Loop, Scan and SequenceMap signatures), checked at load so that a mismatched body
+// is refused before a run instead of when the node is reached (a SequenceMap body
+// with fewer outputs than the node once gave empty sequences). The executor's own
+// checks (runtime/control_flow.cpp, sequence_ops.cpp) stay for graphs built in code.
+Status check_subgraph_counts(const Node& node) {
+  auto body = [&](const char* name) -> const Graph* {
+    const Attribute* a = node.attrs.find(name);
+    return a ? subgraph_of(*a) : nullptr;
+  };
+  const std::string who = node.view.describe();
+  const size_t ins = node.inputs.size(), outs = node.outputs.size();
+  switch (node.schema->traits.executor_op) {
+    case ExecutorOp::kIf:
+      for (const char* branch : {"then_branch", "else_branch"})
+        if (const Graph* g = body(branch); g && g->outputs.size() != outs)
+          return invalid_model("{}: {} makes {} outputs, the node has {}", who, branch, g->outputs.size(), outs);
+      return ok_status();
+    case ExecutorOp::kLoop: {
+      const Graph* g = body("body");
+      if (!g || ins < 2) return ok_status();  // the parse and the arity check report these
+      const size_t n = ins - 2;
+      if (g->inputs.size() != n + 2)
+        return invalid_model("{}: the body takes {} inputs, expected {} (iteration, condition and {} loop-carried)",
+                             who, g->inputs.size(), n + 2, n);
+      if (g->outputs.size() < n + 1)
+        return invalid_model("{}: the body has {} outputs, fewer than the condition and {} loop-carried values", who,
+                             g->outputs.size(), n);
+      if (outs > g->outputs.size() - 1)
+        return invalid_model("{}: {} outputs, but the body makes {} loop-carried and {} scan outputs", who, outs, n,
+                             g->outputs.size() - 1 - n);
+      return ok_status();
+    }
+    case ExecutorOp::kScan: {
+      const Graph* g = body("body");
+      auto m = node.attrs.get_int("num_scan_inputs", 0);
+      if (!g || !m.ok()) return ok_status();
+      const bool batched = node.view.opset < 9;  // Scan-8's first input is sequence_lens
+      const size_t scans = static_cast<size_t>(*m), states = ins - (batched ? 1 : 0) - scans;
+      if (g->inputs.size() != states + scans)
+        return invalid_model("{}: the body takes {} inputs, expected {} ({} states and {} scan inputs)", who,
+                             g->inputs.size(), states + scans, states, scans);
+      // Scan-9's scan outputs are the node's past its states (the parse counted them).
+      const size_t named = static_cast<size_t>(node.view.num_outputs);
+      if (batched ? g->outputs.size() < states : g->outputs.size() != named)
+        return invalid_model("{}: the body makes {} outputs, the node has {} ({} states)", who, g->outputs.size(),
+                             batched ? outs : named, states);
+      return ok_status();
+    }
+    case ExecutorOp::kSequenceMap: {
+      const Graph* g = body("body");
+      if (!g) return ok_status();
+      if (g->inputs.size() != ins)
+        return invalid_model("{}: the body takes {} inputs, the node has {}", who, g->inputs.size(), ins);
+      if (g->outputs.size() != outs)
+        return invalid_model("{}: the body makes {} outputs, the node has {}", who, g->outputs.size(), outs);
+      return ok_status();
+    }
+    default:
+      return ok_status();
+  }
+}
+
+}  // namespace
+
 void resolve_ops(Graph& g, LoadProblems& problems, std::string_view context) {
   std::string prefix = context.empty() ? std::string() : fmt::format("{}: ", context);
   for (Node& node : g.nodes) {
@@ -180,13 +247,16 @@ void resolve_ops(Graph& g, LoadProblems& problems, std::string_view context) {
     }
     if (node.schema->impl && node.schema->impl->parse) {
       auto parsed = node.schema->impl->parse(node.attrs, node.view);
-      if (parsed.ok())
-        node.parsed = std::move(parsed).value();
-      else if (parsed.status().message().find(node.view.describe()) != std::string::npos)
-        problems.add(parsed.status(), context);  // the op already named its node
-      else
-        problems.add(parsed.status(), prefix + node.view.describe());
+      if (!parsed.ok()) {
+        if (parsed.status().message().find(node.view.describe()) != std::string::npos)
+          problems.add(parsed.status(), context);  // the op already named its node
+        else
+          problems.add(parsed.status(), prefix + node.view.describe());
+        continue;
+      }
+      node.parsed = std::move(parsed).value();
     }
+    if (Status s = check_subgraph_counts(node); !s.ok()) problems.add(s, context);
   }
 }
 

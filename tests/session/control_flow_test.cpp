@@ -263,7 +263,7 @@ onnx::ModelProto negate_each(const std::vector<std::string>& outputs) {
   auto* map = add_node(g, "SequenceMap", {"seq"}, outputs, "map");
   set_graph(map, "body", body);
   for (size_t i = 0; i < outputs.size(); ++i) {
-    const std::string y = "y" + std::to_string(i);
+    const std::string y = fmt::format("y{}", i);  // "y" + to_string: GCC 12 -Wrestrict false positive
     set_int(add_node(g, "ConcatFromSequence", {outputs[i]}, {y}), "axis", 0);
     add_info(g->mutable_output(), y, kFloat, {-1});
   }
@@ -276,9 +276,61 @@ TEST_CASE("control flow: SequenceMap runs its body per element and refuses a bod
   auto out = s->run({{"x", floats({4}, {1, -2, 3, 0.5f})}});
   REQUIRE(out.ok());
   CHECK(values_of((*out)[0].tensor) == std::vector<float>{-1, 2, -3, -0.5f});
-  // Two node outputs, one body output: the second was an empty sequence before.
-  auto bad = open(negate_each({"neg", "extra"}))->run({{"x", floats({4}, {1, 2, 3, 4})}});
+  // Two node outputs, one body output: the second was an empty sequence before; the
+  // load refuses it now, before any run.
+  std::string bytes;
+  negate_each({"neg", "extra"}).SerializeToString(&bytes);
+  SessionOptions o;
+  o.backend = "cpu";
+  auto bad = Session::open_from_memory(bytes.data(), bytes.size(), o);
   test::require_error(bad, StatusCode::kInvalidModel, "'map' (SequenceMap): the body makes 1 outputs, the node has 2");
+}
+
+// Loop(M, cond, acc) whose body `body` is given; the node has `outputs`.
+onnx::ModelProto loop_with(const onnx::GraphProto& body, const std::vector<std::string>& outputs) {
+  auto m = test::make_model(8, 17);
+  auto* g = m.mutable_graph();
+  add_info(g->mutable_input(), "M", kInt64, {});
+  add_info(g->mutable_input(), "acc", kFloat, {1});
+  auto* loop = add_node(g, "Loop", {"M", "", "acc"}, outputs, "loop");
+  set_graph(loop, "body", body);
+  for (const std::string& y : outputs) add_info(g->mutable_output(), y, kFloat, {-1});
+  return m;
+}
+
+TEST_CASE("control flow: a body whose counts disagree with its node is refused at load", "[session][control]") {
+  auto load = [](const onnx::ModelProto& m) {
+    std::string bytes;
+    m.SerializeToString(&bytes);
+    SessionOptions o;
+    o.backend = "cpu";
+    return Session::open_from_memory(bytes.data(), bytes.size(), o).status();
+  };
+  onnx::GraphProto body;
+  body.set_name("body");
+  add_info(body.mutable_input(), "i", kInt64, {});
+  add_info(body.mutable_input(), "c", kBool, {});
+  add_info(body.mutable_input(), "a", kFloat, {1});
+  add_node(&body, "Identity", {"c"}, {"c_out"});
+  add_node(&body, "Neg", {"a"}, {"a_out"});
+  add_info(body.mutable_output(), "c_out", kBool, {});
+  add_info(body.mutable_output(), "a_out", kFloat, {1});
+  // The right counts load (and run: -(-(-1)) = -1 after three iterations).
+  auto s = open(loop_with(body, {"final"}));
+  auto out = s->run({{"M", scalar_i64(3)}, {"acc", floats({1}, {1})}});
+  REQUIRE(out.ok());
+  CHECK(values_of((*out)[0].tensor) == std::vector<float>{-1});
+  // Two node outputs, but the body makes one loop-carried value and no scan output.
+  test::require_error(load(loop_with(body, {"final", "scanned"})), StatusCode::kInvalidModel,
+                      "'loop' (Loop): 2 outputs, but the body makes 1 loop-carried and 0 scan outputs");
+  // A body without the loop-carried input.
+  onnx::GraphProto short_body = body;
+  short_body.mutable_input()->RemoveLast();
+  short_body.clear_node();
+  add_node(&short_body, "Identity", {"c"}, {"c_out"});
+  short_body.mutable_output()->RemoveLast();
+  test::require_error(load(loop_with(short_body, {"final"})), StatusCode::kInvalidModel,
+                      "'loop' (Loop): the body takes 2 inputs, expected 3");
 }
 
 TEST_CASE("strings: string model inputs are planned by value and returned as strings", "[session][strings]") {
