@@ -21,18 +21,10 @@
 
 static GK_FN float gk_madd(float a, float b, float c) { return fmaf(a, b, c); }
 static GK_FN double gk_madd(double a, double b, double c) { return fma(a, b, c); }
-// Integers wrap (two's complement) as numpy's do, computed unsigned to stay defined.
-static GK_FN int32_t gk_madd(int32_t a, int32_t b, int32_t c) {
-  return (int32_t)((uint32_t)a * (uint32_t)b + (uint32_t)c);
-}
-static GK_FN int64_t gk_madd(int64_t a, int64_t b, int64_t c) {
-  return (int64_t)((uint64_t)a * (uint64_t)b + (uint64_t)c);
-}
-static GK_FN uint32_t gk_madd(uint32_t a, uint32_t b, uint32_t c) { return a * b + c; }
-static GK_FN uint64_t gk_madd(uint64_t a, uint64_t b, uint64_t c) { return a * b + c; }
-// 8- and 16-bit integers (Einsum) compute in int and wrap on the store.
+// Integers (8 to 64 bits, Einsum's small ones included) wrap as numpy's do
+// (ops/common/wrap_arith.cuh).
 template <typename I>
-static GK_FN I gk_madd(I a, I b, I c) { return (I)((uint32_t)a * (uint32_t)b + (uint32_t)c); }
+static GK_FN I gk_madd(I a, I b, I c) { return gk_wrap_add(gk_wrap_mul(a, b), c); }
 
 // y = alpha * acc + beta * c (each product skipped when its factor is the identity
 // so that the common alpha = beta = 1 path is exact), then the activation.
@@ -77,7 +69,7 @@ static __device__ void gk_gemm_block(const LA& la, const LB& lb, const ST& st, i
       if (k % GK_GEMM_KBLOCK == 0 || k == K)
         for (int i = 0; i < 4; ++i)
           for (int j = 0; j < 4; ++j) {
-            acc[i][j] = acc[i][j] + blk[i][j];
+            acc[i][j] = gk_wrap_add(acc[i][j], blk[i][j]);
             blk[i][j] = (Acc)0;
           }
     }
