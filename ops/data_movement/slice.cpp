@@ -2,7 +2,10 @@
 // One strided copy: the source pointer moves to the first element and each dim's
 // stride is multiplied by its step (negative steps walk backwards).
 #include "ops/data_movement/data_movement.h"
+#include "ops/common/checked_int.h"
 #include "ops/core/op.h"
+
+#include <limits>
 
 namespace gk::families {
 namespace {
@@ -32,7 +35,7 @@ struct SlicePlan {
 
 // The spec's clamping: negative starts/ends count from the end; with a positive
 // step both clamp to [0, dim]; with a negative step start clamps to [0, dim-1]
-// and end to [-1, dim-1].
+// and end to [-1, dim-1]. Lengths are counted without forming end - start + step.
 Result<SlicePlan> plan_slice(const NodeView& node, const Shape& in, std::vector<int64_t> starts,
                              std::vector<int64_t> ends, std::vector<int64_t> axes, std::vector<int64_t> steps) {
   const int64_t rank = static_cast<int64_t>(in.size());
@@ -62,15 +65,24 @@ Result<SlicePlan> plan_slice(const NodeView& node, const Shape& in, std::vector<
     if (step > 0) {
       start = std::clamp(start, int64_t{0}, dim);
       end = std::clamp(end, int64_t{0}, dim);
-      len = end > start ? (end - start + step - 1) / step : 0;
+      len = end > start ? 1 + (end - start - 1) / step : 0;
     } else {
       start = std::clamp(start, int64_t{0}, dim - 1);
       end = std::clamp(end, int64_t{-1}, dim - 1);
-      len = start > end ? (start - end + (-step) - 1) / (-step) : 0;
+      // -INT64_MIN overflows; any step at least that long takes one element.
+      const int64_t magnitude = step == std::numeric_limits<int64_t>::min() ? std::numeric_limits<int64_t>::max() : -step;
+      len = start > end ? 1 + (start - end - 1) / magnitude : 0;
     }
     plan.out[axis] = len;
-    if (len > 0) plan.offset += start * in_strides[axis];
-    plan.strides[axis] = in_strides[axis] * step;
+    // A single element never moves by its stride: a huge step times the stride
+    // would overflow int64 for nothing (fuzz mutate, 50 x 1.9e17). Past that,
+    // only a shape no tensor can have (saturated strides) still overflows.
+    CheckedI64 c;
+    if (len > 0) plan.offset = c.add(plan.offset, c.mul(start, in_strides[axis]));
+    plan.strides[axis] = len > 1 ? c.mul(in_strides[axis], step) : in_strides[axis];
+    if (c.overflow)
+      return invalid_model("{}: axis {} with start {} and step {} addresses past int64 elements", node.describe(),
+                           axes[i], start, step);
   }
   return plan;
 }

@@ -6,6 +6,8 @@
 
 #include <catch2/catch.hpp>
 
+#include <tuple>
+
 using namespace gk;
 using namespace gk::test;
 
@@ -119,6 +121,24 @@ TEST_CASE("Slice: inputs with negative steps, clamping, the opset-1 attributes",
                                        i64({1}, {0})}))
             .status()
             .code() == StatusCode::kInvalidModel);
+}
+
+TEST_CASE("Slice: steps near the int64 limits take one element, not an overflowed stride", "[ops][data_movement]") {
+  // [3, 50]: the row stride 50 times the step 1.9e17 passes int64 (fuzz mutate);
+  // INT64_MAX and INT64_MIN steps reach one row each (numpy: x[1:3:big], x[2:-10:-big]).
+  const std::vector<float> x = iota<float>(150);
+  for (auto [start, end, step, want] : {std::tuple{int64_t{0}, int64_t{3}, int64_t{187326003654296064}, 0},
+                                        std::tuple{int64_t{1}, int64_t{3}, INT64_MAX, 1},
+                                        std::tuple{int64_t{2}, int64_t{-10}, INT64_MIN, 2},
+                                        std::tuple{int64_t{2}, int64_t{-10}, INT64_MIN + 1, 2}}) {
+    INFO("start " << start << " end " << end << " step " << step);
+    auto r = run_op_all_backends(call("Slice", 13, {f32({3, 50}, x), i64({1}, {start}), i64({1}, {end}),
+                                                    i64({1}, {0}), i64({1}, {step})}));
+    REQUIRE(r.ok());
+    CHECK(r->outputs[0].shape() == Shape{1, 50});
+    const std::vector<float> want_row(x.begin() + 50 * want, x.begin() + 50 * (want + 1));
+    CHECK(values_of<float>(r->outputs[0]) == want_row);
+  }
 }
 
 TEST_CASE("Expand and Tile", "[ops][data_movement]") {
