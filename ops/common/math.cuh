@@ -40,7 +40,8 @@ GK_MATH1(gk_fabs, fabsf, fabs)
 
 #ifndef __CUDACC_RTC__
 // On the CPU, f32 exp, tanh and erf are inline and branch-free, so the loop vectoriser
-// turns the unary, activation and epilogue loops into vector code (libm's expf and
+// turns the unary, activation and epilogue loops into vector code (on AVX2 only with
+// -fno-trapping-math, CMakeLists.txt: GCC if-converts its selects only then; libm's expf and
 // tanhf are a call per element: Sigmoid, SiLU, Tanh, Softmax and the recurrent
 // cells, GELU). exp and tanh are within 2 ulp of the correctly rounded value over
 // the whole range, erf within 8 (tests/ops/math_test.cpp checks them against the
