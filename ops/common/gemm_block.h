@@ -1,6 +1,6 @@
 // CPU twin of gk_gemm_block (ops/common/gemm.cuh): one output tile of up to
-// 256 x 64 per call. Operands are packed into panels (Ap[k][m], panel_rows wide;
-// Bp[k][n] k-slice by k-slice, 64 wide; zero outside the tile), then the ISA's
+// 256 x 64 per call. Operands are packed into panels (A as MR-row strips, each
+// K x MR contiguous; Bp[k][n] k-slice by k-slice, 64 wide; zero outside the tile), then the ISA's
 // register block (gemm_micro.h) runs over each slice. Every element folds K in
 // blocks of 32 exactly as the CUDA block does, so results match bit for bit.
 #pragma once
@@ -21,17 +21,17 @@ constexpr int kTile = GK_GEMM_TILE;
 // the Xeon these were measured on) while the B row block stays in L1.
 constexpr int kKc = 128;
 
-// The widest register block of any ISA (gemm_micro.h): the slack a conv row run
-// may write past its tile.
-constexpr int kMaxNR = 32;
+// The widest and tallest register blocks of any ISA (gemm_micro.h): the slack a
+// conv row run may write past its tile; the rows of one A strip.
+constexpr int kMaxNR = 32, kMaxMR = 8;
 
 // A CPU block's row tile is up to kMaxRowTiles CUDA tiles tall, so that each
 // packed B slice (the im2col panel of a conv) serves up to 256 rows of A; the
 // rows are a contiguous range of the tiles gk_gemm_block would give one block
 // each (row_chunk), and every element's fold is unchanged.
 constexpr int kMaxRowTiles = 4;
-// Rows of an A panel for a tile of mt rows: what any MR's last strip may read
-// (6 on AVX2: 258 rows for 256), zero past mt.
+// Rows of the accumulator tile for mt rows: what any MR's last strip may write
+// (6 on AVX2: 258 rows for 256).
 inline int64_t panel_rows(int64_t mt) { return (mt + 7) / 8 * 8 + 8; }
 constexpr int64_t kMaxPanelRows = kMaxRowTiles * kTile + 8;
 
@@ -53,16 +53,20 @@ inline RowChunk row_chunk(int64_t M, int64_t i) {
   return {t0 * kTile, std::min(M, t1 * kTile) - t0 * kTile};
 }
 
-// The A rows of a tile as the register blocks read them: row i, term t at
-// a[t * lda + i * ars]. Where the operand's type is the accumulator's, that is the
-// operand where it lies, and only a last strip shorter than MR is copied
-// (`tail`, tail[t * mr + i], zero past the tile); otherwise a converted panel.
+// The A rows of a tile as the register blocks read them: row i of strip s, term t
+// at a[s * strip + t * lda + i * ars]. Where the operand's type is the
+// accumulator's, that is the operand where it lies, and only a last strip shorter
+// than MR is copied (`tail`, tail[t * mr + i], zero past the tile); otherwise a
+// converted panel of strips (pack_strips).
 template <typename Acc>
 struct AOperand {
   const Acc* a = nullptr;
-  int64_t lda = 0, ars = 0;
+  int64_t lda = 0, ars = 0, strip = 0;
   const Acc* tail = nullptr;
 };
+
+// Elements of the strip panel of mt rows: whole MR strips of K terms.
+inline int64_t strip_panel_elems(int64_t mt, int64_t K, int mr) { return (mt + mr - 1) / mr * mr * K; }
 
 // Per-thread buffers: A panels and tails, and an accumulator tile of `elems`.
 template <typename Acc>
@@ -79,8 +83,7 @@ Acc* acc_tile(int64_t elems) {
 }
 
 template <typename Acc, typename T>
-inline void pack_rows_to_panel(const T* base, int64_t s_major, int64_t s_minor, int64_t n_major, int64_t k0,
-                               int64_t kc, Acc* panel);
+inline void pack_strips(const T* base, int64_t s_m, int64_t s_k, int64_t mt, int64_t K, int mr, Acc* panel);
 
 // Rows [0, mt) of the matrix at `base` (row stride s_m, term stride s_k, K terms)
 // for register blocks `mr` rows tall; `pack` asks for the panel even where the
@@ -90,11 +93,11 @@ template <typename Acc, typename T>
 AOperand<Acc> a_operand(const T* base, int64_t s_m, int64_t s_k, int64_t mt, int64_t K, int mr, bool pack = false) {
   if constexpr (std::is_same_v<Acc, T>) {
     if (pack) {
-      Acc* ap = a_panel<Acc>(K * panel_rows(mt));
-      pack_rows_to_panel(base, s_m, s_k, mt, 0, K, ap);
-      return {ap, panel_rows(mt), 1, nullptr};
+      Acc* ap = a_panel<Acc>(strip_panel_elems(mt, K, mr));
+      pack_strips(base, s_m, s_k, mt, K, mr, ap);
+      return {ap, mr, 1, mr * K, nullptr};
     }
-    AOperand<Acc> op{base, s_k, s_m, nullptr};
+    AOperand<Acc> op{base, s_k, s_m, mr * s_m, nullptr};
     const int64_t full = mt / mr * mr;
     if (full < mt) {
       Acc* tail = a_panel<Acc>(K * mr);
@@ -104,9 +107,9 @@ AOperand<Acc> a_operand(const T* base, int64_t s_m, int64_t s_k, int64_t mt, int
     }
     return op;
   } else {
-    Acc* ap = a_panel<Acc>(K * panel_rows(mt));
-    pack_rows_to_panel(base, s_m, s_k, mt, 0, K, ap);
-    return {ap, panel_rows(mt), 1, nullptr};
+    Acc* ap = a_panel<Acc>(strip_panel_elems(mt, K, mr));
+    pack_strips(base, s_m, s_k, mt, K, mr, ap);
+    return {ap, mr, 1, mr * K, nullptr};
   }
 }
 
@@ -118,7 +121,7 @@ inline void a_strip(const AOperand<Acc>& A, const MicroKernel<Acc>& mk, int is, 
   if (A.tail && is == mstrips - 1) {
     m.a = A.tail + k0 * mk.mr, m.lda = mk.mr, m.ars = 1;
   } else {
-    m.a = A.a + k0 * A.lda + is * mk.mr * A.ars, m.lda = A.lda, m.ars = A.ars;
+    m.a = A.a + is * A.strip + k0 * A.lda, m.lda = A.lda, m.ars = A.ars;
   }
   const bool half = 2 * cols_left <= mk.nr;
   *run = m.ars == 1 ? (half ? mk.run_half : mk.run) : (half ? mk.run_rows_half : mk.run_rows);
@@ -221,38 +224,35 @@ inline void store_row(const Acc* r, int64_t n, T* y, float alpha, int has_c, con
                    epi, ea, eb);
 }
 
-// The common packers: a strided matrix (row stride, column stride) into a panel.
-// Row-major A (k contiguous) is transposed into Ap (panel_rows wide); Bp rows
-// (kTile wide) are copied.
+// The common packers. A's rows into MR-row strips, each K x mr contiguous
+// (panel[(s * K + k) * mr + i] = row s * mr + i, term k; zero past mt): a register
+// block reads its strip as one stream. The earlier panel, K rows of all 264 tile
+// rows, gave a strip 24 useful bytes per 1056-byte row, and a 3x3 256->256 conv's
+// 2.4 MB panel touched a new cache line and most of its pages on every term
+// (ResNet-50's 14x14 stage at 20 GFLOP/s). Bp rows (kTile wide) are copied.
 template <typename Acc, typename T>
-inline void pack_rows_to_panel(const T* base, int64_t s_major, int64_t s_minor, int64_t n_major,
-                               int64_t k0, int64_t kc, Acc* panel) {
-  // panel[kk * P + i] = base[i * s_major + (k0 + kk) * s_minor], i < n_major, P = panel_rows(n_major)
-  const int64_t P = panel_rows(n_major);
-  if (s_major == 1 && s_minor != 1) {  // transposed operand: rows of the panel are contiguous
-    for (int64_t kk = 0; kk < kc; ++kk) {
-      const T* src = base + (k0 + kk) * s_minor;
-      for (int64_t i = 0; i < n_major; ++i) panel[kk * P + i] = static_cast<Acc>(src[i]);
-      for (int64_t i = n_major; i < P; ++i) panel[kk * P + i] = Acc(0);
-    }
-    return;
-  }
-  // Transposed in 8-row x 64-k blocks: row by row, a conv's weight panel (4608 x
-  // 264 floats in ResNet's last stage) missed the cache on every write.
-  constexpr int64_t kRows = 8, kCols = 64;
-  for (int64_t i0 = 0; i0 < n_major; i0 += kRows)
-    for (int64_t c0 = 0; c0 < kc; c0 += kCols) {
-      const int64_t i1 = std::min(n_major, i0 + kRows), c1 = std::min(kc, c0 + kCols);
-      for (int64_t i = i0; i < i1; ++i) {
-        const T* src = base + i * s_major + k0 * s_minor;
-        if (s_minor == 1)
-          for (int64_t kk = c0; kk < c1; ++kk) panel[kk * P + i] = static_cast<Acc>(src[kk]);
-        else
-          for (int64_t kk = c0; kk < c1; ++kk) panel[kk * P + i] = static_cast<Acc>(src[kk * s_minor]);
+inline void pack_strips(const T* base, int64_t s_m, int64_t s_k, int64_t mt, int64_t K, int mr, Acc* panel) {
+  for (int64_t i0 = 0; i0 < mt; i0 += mr) {
+    Acc* dst = panel + i0 * K;
+    const int rows = static_cast<int>(std::min<int64_t>(mr, mt - i0));
+    if (s_m == 1 && s_k != 1) {  // transposed operand: a strip's rows are contiguous per term
+      for (int64_t k = 0; k < K; ++k) {
+        const T* src = base + k * s_k + i0;
+        for (int i = 0; i < rows; ++i) dst[k * mr + i] = static_cast<Acc>(src[i]);
+        for (int i = rows; i < mr; ++i) dst[k * mr + i] = Acc(0);
       }
+      continue;
     }
-  for (int64_t kk = 0; kk < kc; ++kk)
-    for (int64_t i = n_major; i < P; ++i) panel[kk * P + i] = Acc(0);
+    // Term by term, the strip's rows side by side: the stores are one stream (row
+    // by row they strode 4 * mr bytes through a strip larger than L1: 41% of a 3x3
+    // 256->256 conv at 14x14 went into this copy).
+    const T* src[kMaxMR];
+    for (int i = 0; i < rows; ++i) src[i] = base + (i0 + i) * s_m;
+    for (int64_t k = 0; k < K; ++k) {
+      for (int i = 0; i < rows; ++i) dst[k * mr + i] = static_cast<Acc>(src[i][k * s_k]);
+      for (int i = rows; i < mr; ++i) dst[k * mr + i] = Acc(0);
+    }
+  }
 }
 
 template <typename Acc, typename T>

@@ -142,7 +142,10 @@ Status run_conv(KernelContext& ctx) {
   }
   GK_RETURN_IF_ERROR(check_int32_decode(ctx.node(), a));
   LaunchConfig cfg;
-  cfg.grid = gemm_grid(ctx.kit(), a.P, a.M, a.batch);
+  // Stride 1 along W, one depth slice: the CPU may take the row-window path, whose
+  // blocks pack their A rows.
+  const bool windows = a.s[2] == 1 && a.k[0] == 1 && a.in[0] == 1 && a.out[0] == 1;
+  cfg.grid = gemm_grid(ctx.kit(), a.P, a.M, a.batch, windows ? GridSplit::kRowsFirst : GridSplit::kColumnsFirst);
   cfg.block = {GK_GEMM_THREADS, 1, 1};
   KernelArgs args;
   args.ptr(x.ptr).ptr(wt.ptr).ptr(bias).ptr(y.ptr).pod(a);

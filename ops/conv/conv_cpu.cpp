@@ -162,12 +162,17 @@ template <typename T>
 void gk_conv(const T* X, const T* W, const T* B, T* Y, gk_conv_args a, int32_t epi, float ea, float eb) {
   using Acc = typename gk_acc<T>::type;
   using namespace gk::cpu_gemm;
-  const int64_t ptiles = (a.P + kTile - 1) / kTile, chunks = row_chunks(a.M);
+  const int64_t chunks = row_chunks(a.M);
   const int64_t isz = a.in[0] * a.in[1] * a.in[2];
   Acc* acc = acc_tile<Acc>(kMaxPanelRows * kWindowLd);
   Run runs[kTile];
   const MicroKernel<Acc> mk = micro_kernel<Acc>();
   const bool windows = row_window_path(a, mk.nr);
+  // Row-window tiles hold whole output rows where a row fits the tile: a 64-pixel
+  // tile over 14-wide rows cut runs of 8, 6 and 2 pixels, each a strip of its own
+  // (ResNet-50's 14x14 stage).
+  const int64_t tile_px = windows && a.out[2] <= kTile ? kTile / a.out[2] * a.out[2] : kTile;
+  const int64_t ptiles = (a.P + tile_px - 1) / tile_px;
   for (int64_t z = blockIdx.z; z < a.batch; z += gridDim.z) {
     const int64_t n = z / a.group, g = z % a.group;
     const T* x = X + (n * a.C + g * a.Cg) * isz;
@@ -177,7 +182,7 @@ void gk_conv(const T* X, const T* W, const T* B, T* Y, gk_conv_args a, int32_t e
       const auto [m0, mt] = row_chunk(a.M, ci);
       const AOperand<Acc> ap = a_operand<Acc>(w + m0 * a.K, a.K, 1, mt, a.K, mk.mr, windows);
       for (int64_t ptile = blockIdx.x; ptile < ptiles; ptile += gridDim.x) {
-        const int64_t p0 = ptile * kTile, nt = std::min<int64_t>(kTile, a.P - p0);
+        const int64_t p0 = ptile * tile_px, nt = std::min<int64_t>(tile_px, a.P - p0);
         const int nruns = tile_runs(a, p0, nt, runs);
         // Where W is a constant with no Inf or NaN (a.finite_w), the tile's taps
         // that read only padding are left out of its sums (the live-term blocks,

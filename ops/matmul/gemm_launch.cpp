@@ -35,7 +35,7 @@ Result<IndexMap> batch_map(const Shape& out_batch, const Shape& operand_batch, i
   return m;
 }
 
-Dim3 gemm_grid(const Kit& kit, int64_t cols, int64_t rows, int64_t batch) {
+Dim3 gemm_grid(const Kit& kit, int64_t cols, int64_t rows, int64_t batch, GridSplit split) {
   const int64_t t = GK_GEMM_TILE;
   int64_t x = (cols + t - 1) / t;
   int64_t y = std::min<int64_t>((rows + t - 1) / t, 65535);
@@ -43,14 +43,18 @@ Dim3 gemm_grid(const Kit& kit, int64_t cols, int64_t rows, int64_t batch) {
   if (kit.backend() == BackendKind::kCpu) {
     // A CPU block takes consecutive row tiles (up to kMaxRowTiles per packed B
     // slice: 1024^3 SGEMM 134 -> 154 GFLOP/s on AVX-512 from packing B a quarter
-    // as often) while at least 2 blocks per worker remain; then about 4 blocks per
+    // as often) while at least 2 blocks per worker remain (kRowsFirst: 4, since
+    // each column block would pack the rows' A again); then about 4 blocks per
     // worker (untuned) balance the ragged last tiles, each taking several column
-    // tiles so that its packed A panel is reused.
+    // tiles so that its packed A panel is reused. One worker gets one block per
+    // row chunk: more would only pack A again.
     const int64_t threads = std::max(1, kit.device().info().threads);
+    const bool rows_first = split == GridSplit::kRowsFirst && threads > 1;
     int64_t group = gk::cpu_gemm::kMaxRowTiles;
-    while (group > 1 && (y + group - 1) / group * x * z < 2 * threads) group /= 2;
+    while (threads > 1 && group > 1 && (y + group - 1) / group * (rows_first ? 1 : x) * z < (rows_first ? 4 : 2) * threads)
+      group /= 2;
     y = (y + group - 1) / group;
-    const int64_t per = std::clamp<int64_t>(x * y * z / (4 * threads), 1, x);
+    const int64_t per = threads == 1 ? x : std::clamp<int64_t>(x * y * z / (4 * threads), 1, x);
     x = (x + per - 1) / per;
   }
   return {static_cast<uint32_t>(std::min<int64_t>(x, 0x7fffffff)), static_cast<uint32_t>(y), static_cast<uint32_t>(z)};

@@ -24,8 +24,12 @@ Status launch_gemm(KernelContext& ctx, const GemmCall& call);
 // Grid of a tiled GEMM launch (gk_matmul, gk_conv): x over column tiles, y over row
 // tiles, z over the batch, all grid-stride in the kernels. CUDA gets a block per
 // tile (y and z capped at 65535); the CPU gets about 4 blocks per worker, each
-// taking several column tiles so that its packed A panel is reused.
-Dim3 gemm_grid(const Kit& kit, int64_t cols, int64_t rows, int64_t batch);
+// taking several column tiles so that its packed A panel is reused. kRowsFirst is
+// for kernels whose every block packs its rows of A (the conv row-window path):
+// the CPU splits rows before columns there.
+enum class GridSplit { kColumnsFirst, kRowsFirst };
+Dim3 gemm_grid(const Kit& kit, int64_t cols, int64_t rows, int64_t batch,
+               GridSplit split = GridSplit::kColumnsFirst);
 
 // The index map from a flat index over `out_batch` to offsets of an operand whose
 // leading dims `operand_batch` broadcast to it (right-aligned), each step of the
