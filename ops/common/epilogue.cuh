@@ -34,8 +34,8 @@ static GK_FN GK_EPI_INLINE F gk_epilogue_apply(F x, int32_t kind, float alpha, f
       F y = x < lo ? lo : x;
       return y > hi ? hi : y;
     }
-    case GK_EPI_SIGMOID: return one / (one + gk_exp(-x));
-    case GK_EPI_SILU: return x * (one / (one + gk_exp(-x)));
+    case GK_EPI_SIGMOID: return gk_sigmoid(x);
+    case GK_EPI_SILU: return x * gk_sigmoid(x);
     case GK_EPI_HARD_SIGMOID: {
       F y = (F)alpha * x + (F)beta;
       y = y < zero ? zero : y;

@@ -22,7 +22,7 @@ struct gk_unary_params {
   };
 
 template <typename A> static GK_FN bool gk_un_negative(A x) { return gk_is_negative(x); }
-template <typename A> static GK_FN A gk_un_sigmoid(A x) { return (A)1 / ((A)1 + gk_exp(-x)); }
+template <typename A> static GK_FN A gk_un_sigmoid(A x) { return gk_sigmoid(x); }
 // log(1 + e^x) without overflow for large x: max(x, 0) + log1p(e^-|x|).
 template <typename A> static GK_FN A gk_un_softplus(A x) {
   return (x > (A)0 ? x : (A)0) + gk_log1p(gk_exp(-gk_fabs(x)));

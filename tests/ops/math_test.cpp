@@ -39,6 +39,8 @@ float erf_f(float x) { return gk_erf(x); }
 double erf_d(double x) { return std::erf(x); }
 float tanh_f(float x) { return gk_tanh(x); }
 double exp_d(double x) { return std::exp(x); }
+float sigmoid_f(float x) { return gk_sigmoid(x); }
+double sigmoid_d(double x) { return 1.0 / (1.0 + std::exp(-x)); }
 double tanh_d(double x) { return std::tanh(x); }
 
 }  // namespace
@@ -72,4 +74,26 @@ TEST_CASE("math: CPU erff within 8 ulp, odd, saturating", "[ops][math]") {
   CHECK(gk_erf(-10.0f) == -1.0f);
   CHECK(std::signbit(gk_erf(-0.0f)));
   CHECK(std::isnan(gk_erf(std::numeric_limits<float>::quiet_NaN())));
+}
+
+TEST_CASE("math: CPU sigmoid is 1 / (1 + expf(-x)) bit for bit above -88", "[ops][math]") {
+  // Every 97th float in [-88, 88]: the clamped single-scaling form must give the
+  // bits of the plain formula (Sigmoid, SiLU and the epilogues kept their values).
+  int64_t differ = 0;
+  for (int64_t i = ordered(-87.99f); i <= ordered(88.0f); i += 97) {
+    const int32_t bits = i < 0 ? static_cast<int32_t>(0x80000000u | static_cast<uint32_t>(-i)) : static_cast<int32_t>(i);
+    float x;
+    std::memcpy(&x, &bits, 4);
+    const float want = 1.0f / (1.0f + gk_exp(-x)), got = gk_sigmoid(x);
+    differ += std::memcmp(&want, &got, 4) != 0;
+  }
+  CHECK(differ == 0);
+  CHECK(worst_ulp(&sigmoid_f, &sigmoid_d, -80.0f, 80.0f) <= 3);
+  const float inf = std::numeric_limits<float>::infinity();
+  CHECK(gk_sigmoid(inf) == 1.0f);
+  CHECK(gk_sigmoid(100.0f) == 1.0f);
+  CHECK(gk_sigmoid(-inf) >= 0.0f);
+  CHECK(gk_sigmoid(-inf) < 1e-38f);  // sigmoid(-88), the clamp's floor
+  CHECK(gk_sigmoid(0.0f) == 0.5f);
+  CHECK(std::isnan(gk_sigmoid(std::numeric_limits<float>::quiet_NaN())));
 }
