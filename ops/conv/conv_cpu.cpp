@@ -109,6 +109,23 @@ bool row_window_path(const gk_conv_args& a, int nr) {
   return a.s[2] == 1 && a.k[0] == 1 && a.in[0] == 1 && a.out[0] == 1 && 4 * a.out[2] >= 3 * strips * nr;
 }
 
+// Register-block strips per output pixel of the row-window path with tiles of
+// tile_px pixels: each run of a row in a tile takes ceil(len / nr) strips, a last
+// one of at most nr / 2 columns the half-width block, which costs about 3/4 of a
+// strip (its A broadcasts are the full block's). Counted over one period of the
+// tiling (64 * OW pixels at most).
+double window_strips_per_pixel(const gk_conv_args& a, int64_t tile_px, int nr) {
+  const int64_t ow_n = a.out[2], span = std::min<int64_t>(a.P, gk::cpu_gemm::kTile * ow_n);
+  double strips = 0;
+  for (int64_t p0 = 0; p0 < span; p0 += tile_px)
+    for (int64_t p = p0, end = std::min(span, p0 + tile_px); p < end;) {
+      const int64_t len = std::min(ow_n - p % ow_n, end - p), rem = len % nr;
+      strips += static_cast<double>(len / nr) + (rem == 0 ? 0.0 : 2 * rem <= nr ? 0.75 : 1.0);
+      p += len;
+    }
+  return strips / static_cast<double>(span);
+}
+
 // Row stride of the window path's accumulator tile: a run's last strip may reach
 // NR - 1 columns past the tile (the next run, in order, overwrites its own).
 constexpr int64_t kWindowLd = gk::cpu_gemm::kTile + gk::cpu_gemm::kMaxNR;
@@ -168,10 +185,15 @@ void gk_conv(const T* X, const T* W, const T* B, T* Y, gk_conv_args a, int32_t e
   Run runs[kTile];
   const MicroKernel<Acc> mk = micro_kernel<Acc>();
   const bool windows = row_window_path(a, mk.nr);
-  // Row-window tiles hold whole output rows where a row fits the tile: a 64-pixel
-  // tile over 14-wide rows cut runs of 8, 6 and 2 pixels, each a strip of its own
-  // (ResNet-50's 14x14 stage).
-  const int64_t tile_px = windows && a.out[2] <= kTile ? kTile / a.out[2] * a.out[2] : kTile;
+  // Row-window tiles hold whole output rows where a row fits the tile and that
+  // needs no more strips: a 64-pixel tile over 14-wide rows cut runs of 8, 6 and 2
+  // pixels, each a strip of its own (ResNet-50's 14x14 stage), but one 33-wide
+  // row per tile wastes more (DeepLabV3's 33x33 ASPP) than runs of 33 and 31.
+  int64_t tile_px = kTile;
+  if (windows && a.out[2] <= kTile) {
+    const int64_t rows_px = kTile / a.out[2] * a.out[2];
+    if (window_strips_per_pixel(a, rows_px, mk.nr) <= window_strips_per_pixel(a, kTile, mk.nr)) tile_px = rows_px;
+  }
   const int64_t ptiles = (a.P + tile_px - 1) / tile_px;
   for (int64_t z = blockIdx.z; z < a.batch; z += gridDim.z) {
     const int64_t n = z / a.group, g = z % a.group;
