@@ -96,7 +96,6 @@ GK_MATH_INLINE float gk_sigmoid(float x) {
   const float s = 1.0f / (1.0f + e);
   return x != x ? x : s;
 }
-static inline double gk_sigmoid(double x) { return 1.0 / (1.0 + exp(-x)); }
 static inline double gk_exp(double x) { return exp(x); }
 // tanh: Cephes' odd polynomial for |x| < 0.625, 1 - 2 / (e^2|x| + 1) with the sign
 // above (e^2|x| overflows to inf past 44, giving exactly 1).
@@ -137,9 +136,9 @@ GK_MATH_INLINE float gk_erf(float x) {
 }
 static inline double gk_erf(double x) { return erf(x); }
 #else
-static GK_FN float gk_sigmoid(float x) { return 1.0f / (1.0f + expf(-x)); }
-static GK_FN double gk_sigmoid(double x) { return 1.0 / (1.0 + exp(-x)); }
+static GK_FN float gk_sigmoid(float x) { return 1.0f / (1.0f + gk_exp(-x)); }
 #endif
+static GK_FN double gk_sigmoid(double x) { return 1.0 / (1.0 + gk_exp(-x)); }
 
 static GK_FN float gk_pow(float x, float y) { return powf(x, y); }
 static GK_FN double gk_pow(double x, double y) { return pow(x, y); }

@@ -142,10 +142,9 @@ Status run_conv(KernelContext& ctx) {
   }
   GK_RETURN_IF_ERROR(check_int32_decode(ctx.node(), a));
   LaunchConfig cfg;
-  // Stride 1 along W, one depth slice: the CPU may take the row-window path, whose
-  // blocks pack their A rows.
-  const bool windows = a.s[2] == 1 && a.k[0] == 1 && a.in[0] == 1 && a.out[0] == 1;
-  cfg.grid = gemm_grid(ctx.kit(), a.P, a.M, a.batch, windows ? GridSplit::kRowsFirst : GridSplit::kColumnsFirst);
+  // The CPU's row-window path packs each block's A rows: split rows first there.
+  const GridSplit split = gk_conv_row_window_geometry(a) ? GridSplit::kRowsFirst : GridSplit::kColumnsFirst;
+  cfg.grid = gemm_grid(ctx.kit(), a.P, a.M, a.batch, split);
   cfg.block = {GK_GEMM_THREADS, 1, 1};
   KernelArgs args;
   args.ptr(x.ptr).ptr(wt.ptr).ptr(bias).ptr(y.ptr).pod(a);

@@ -22,6 +22,12 @@ struct gk_conv_args {
   int32_t finite_w;
 };
 
+// One depth slice, stride 1 along W: the geometry of the CPU's row-window path
+// (conv_cpu.cpp, which also asks for rows wide enough for its register strips).
+static GK_FN bool gk_conv_row_window_geometry(const gk_conv_args& a) {
+  return a.s[2] == 1 && a.k[0] == 1 && a.in[0] == 1 && a.out[0] == 1;
+}
+
 #ifdef __CUDACC_RTC__
 template <typename T>
 struct gk_conv_load_w {

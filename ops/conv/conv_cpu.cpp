@@ -106,7 +106,7 @@ int pack_im2col(const T* x, const gk_conv_args& a, const Run* runs, int nruns, i
 // take the im2col panel, which packs 64 pixels across rows.
 bool row_window_path(const gk_conv_args& a, int nr) {
   const int64_t strips = (a.out[2] + nr - 1) / nr;
-  return a.s[2] == 1 && a.k[0] == 1 && a.in[0] == 1 && a.out[0] == 1 && 4 * a.out[2] >= 3 * strips * nr;
+  return gk_conv_row_window_geometry(a) && 4 * a.out[2] >= 3 * strips * nr;
 }
 
 // Register-block strips per output pixel of the row-window path with tiles of

@@ -49,12 +49,14 @@ Dim3 gemm_grid(const Kit& kit, int64_t cols, int64_t rows, int64_t batch, GridSp
     // tiles so that its packed A panel is reused. One worker gets one block per
     // row chunk: more would only pack A again.
     const int64_t threads = std::max(1, kit.device().info().threads);
-    const bool rows_first = split == GridSplit::kRowsFirst && threads > 1;
-    int64_t group = gk::cpu_gemm::kMaxRowTiles;
-    while (threads > 1 && group > 1 && (y + group - 1) / group * (rows_first ? 1 : x) * z < (rows_first ? 4 : 2) * threads)
-      group /= 2;
+    int64_t group = gk::cpu_gemm::kMaxRowTiles, per = x;
+    if (threads > 1) {
+      const bool rows_first = split == GridSplit::kRowsFirst;
+      const int64_t col_blocks = rows_first ? 1 : x, want = (rows_first ? 4 : 2) * threads;
+      while (group > 1 && (y + group - 1) / group * col_blocks * z < want) group /= 2;
+    }
     y = (y + group - 1) / group;
-    const int64_t per = threads == 1 ? x : std::clamp<int64_t>(x * y * z / (4 * threads), 1, x);
+    if (threads > 1) per = std::clamp<int64_t>(x * y * z / (4 * threads), 1, x);
     x = (x + per - 1) / per;
   }
   return {static_cast<uint32_t>(std::min<int64_t>(x, 0x7fffffff)), static_cast<uint32_t>(y), static_cast<uint32_t>(z)};
