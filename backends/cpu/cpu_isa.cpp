@@ -3,6 +3,7 @@
 #include <atomic>
 #include <cstdlib>
 #include <cstring>
+#include <unistd.h>
 
 namespace gk {
 namespace {
@@ -54,6 +55,29 @@ const char* cpu_isa_name(CpuIsa isa) {
     case CpuIsa::kPortable: break;
   }
   return "portable";
+}
+
+namespace {
+
+CpuCaches& caches_in_use() {
+  static CpuCaches caches = [] {
+    CpuCaches c;
+    const long l1 = sysconf(_SC_LEVEL1_DCACHE_SIZE), l2 = sysconf(_SC_LEVEL2_CACHE_SIZE);
+    c.l1d = l1 >= 16384 ? l1 : 32768;
+    c.l2 = l2 >= 131072 ? l2 : 524288;
+    return c;
+  }();
+  return caches;
+}
+
+}  // namespace
+
+CpuCaches cpu_caches() { return caches_in_use(); }
+
+CpuCaches set_cpu_caches(CpuCaches caches) {
+  const CpuCaches previous = caches_in_use();
+  caches_in_use() = caches;
+  return previous;
 }
 
 }  // namespace gk

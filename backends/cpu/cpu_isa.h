@@ -27,4 +27,16 @@ const char* cpu_isa_name(CpuIsa isa);
 // running sessions.
 CpuIsa set_active_cpu_isa(CpuIsa isa);
 
+// Per-core data cache sizes in bytes, read once (sysconf); where the system does
+// not say, 32 KB L1d and 512 KB L2 (the smallest of the x86 server cores we run
+// on: Zen 2/3). The CPU GEMM's cache blocks are cut from these (gemm_direct.h).
+struct CpuCaches {
+  int64_t l1d = 0, l2 = 0;
+};
+CpuCaches cpu_caches();
+// For tests: cut the cache blocks as for `caches` until the returned previous
+// value is restored (small caches make small shapes cross every block edge). Not
+// for concurrent use with running sessions.
+CpuCaches set_cpu_caches(CpuCaches caches);
+
 }  // namespace gk

@@ -12,6 +12,7 @@
 // namespace fails to compile, so add it below.
 #pragma once
 
+#include "backends/cpu/cpu_isa.h"
 #include "backends/cpu/cpu_kernel_table.h"
 #include "backends/cpu/cuda_compat.h"
 #include "ops/common/gemm_micro_abi.h"

@@ -40,7 +40,13 @@ Dim3 gemm_grid(const Kit& kit, int64_t cols, int64_t rows, int64_t batch, GridSp
   int64_t x = (cols + t - 1) / t;
   int64_t y = std::min<int64_t>((rows + t - 1) / t, 65535);
   const int64_t z = std::clamp<int64_t>(batch, 1, 65535);
-  if (kit.backend() == BackendKind::kCpu) {
+  if (kit.backend() == BackendKind::kCpu && split == GridSplit::kWholeRanges) {
+    // Each block packs all of its B, so more blocks than workers would only pack
+    // it again; at least one register strip (8 rows, 32 columns) per block.
+    const int64_t threads = std::max(1, kit.device().info().threads);
+    y = std::clamp<int64_t>((threads + z - 1) / z, 1, std::min<int64_t>((rows + 7) / 8, 65535));
+    x = std::clamp<int64_t>((threads + y * z - 1) / (y * z), 1, (cols + 31) / 32);
+  } else if (kit.backend() == BackendKind::kCpu) {
     // A CPU block takes consecutive row tiles (up to kMaxRowTiles per packed B
     // slice: 1024^3 SGEMM 134 -> 154 GFLOP/s on AVX-512 from packing B a quarter
     // as often) while at least 2 blocks per worker remain (kRowsFirst: 4, since
@@ -98,7 +104,9 @@ Status launch_gemm(KernelContext& ctx, const GemmCall& call) {
   g.a_sm = c.a_sm, g.a_sk = c.a_sk, g.b_sk = c.b_sk, g.b_sn = c.b_sn, g.c_sm = c.c_sm, g.c_sn = c.c_sn;
   g.alpha = c.alpha, g.beta = c.beta, g.has_c = c.has_c ? 1 : 0;
   LaunchConfig cfg;
-  cfg.grid = gemm_grid(ctx.kit(), c.N, c.M, c.batch);
+  // f32 and f64 with more than one row take the CPU's direct GEMM (matmul_cpu.cpp).
+  const bool direct = (c.dtype == DType::kF32 || c.dtype == DType::kF64) && c.M > 1 && c.K > 0;
+  cfg.grid = gemm_grid(ctx.kit(), c.N, c.M, c.batch, direct ? GridSplit::kWholeRanges : GridSplit::kColumnsFirst);
   cfg.block = {GK_GEMM_THREADS, 1, 1};
   KernelArgs args;
   args.ptr(c.a).ptr(c.b).ptr(c.has_c ? c.c : c.a).ptr(c.y).pod(g).pod(c.amap).pod(c.bmap).pod(c.cmap);

@@ -26,8 +26,10 @@ Status launch_gemm(KernelContext& ctx, const GemmCall& call);
 // tile (y and z capped at 65535); the CPU gets about 4 blocks per worker, each
 // taking several column tiles so that its packed A panel is reused. kRowsFirst is
 // for kernels whose every block packs its rows of A (the conv row-window path):
-// the CPU splits rows before columns there.
-enum class GridSplit { kColumnsFirst, kRowsFirst };
+// the CPU splits rows before columns there. kWholeRanges is for the CPU's direct
+// GEMM (ops/common/gemm_direct.h), which packs B once per block: one block per
+// worker, rows split before columns, each block an even contiguous range.
+enum class GridSplit { kColumnsFirst, kRowsFirst, kWholeRanges };
 Dim3 gemm_grid(const Kit& kit, int64_t cols, int64_t rows, int64_t batch,
                GridSplit split = GridSplit::kColumnsFirst);
 

@@ -4,13 +4,58 @@
 
 GK_ISA_BEGIN
 #include "ops/common/gemm_block.h"
+#include "ops/common/gemm_direct.h"
 #include "ops/matmul/matmul.cuh"
+
+// Whether C's elements (if any) lie apart from Y's: the direct GEMM writes
+// partial sums into Y before the epilogue reads C.
+template <typename T>
+bool c_apart_from_y(const T* C, const T* Y, const gk_gemm_args& g, const gk_index_map& cmap) {
+  if (!g.has_c) return true;
+  const T* c_end = C + gk_offset(cmap, g.batch - 1) + (g.M - 1) * g.c_sm + (g.N - 1) * g.c_sn + 1;
+  return c_end <= Y || Y + g.batch * g.M * g.N <= C;
+}
+
+// The direct GEMM over this block's even share of rows and columns (the grid of
+// GridSplit::kWholeRanges; any grid covers the output once).
+template <typename T>
+void matmul_direct(const T* A, const T* B, const T* C, T* Y, const gk_gemm_args& g, const gk_index_map& amap,
+                   const gk_index_map& bmap, const gk_index_map& cmap, int32_t epi, float ea, float eb) {
+  using namespace gk::cpu_gemm;
+  const MicroKernel<T> mk = micro_kernel<T>();
+  const auto share = [](int64_t n, uint32_t parts, uint32_t part, int step) {
+    const int64_t per = ((n + parts - 1) / parts + step - 1) / step * step;
+    return std::pair<int64_t, int64_t>{std::min(n, part * per), std::min(n, (part + 1) * per)};
+  };
+  const auto [m0, m1] = share(g.M, gridDim.y, blockIdx.y, mk.mr);
+  const auto [n0, n1] = share(g.N, gridDim.x, blockIdx.x, mk.nr);
+  if (m0 >= m1 || n0 >= n1) return;
+  const bool plain = g.alpha == 1.0f && !g.has_c && epi == GK_EPI_NONE;
+  const DirectGemm d{m1 - m0, n1 - n0, g.K, g.a_sm, g.a_sk, g.b_sk, g.b_sn, g.N};
+  for (int64_t b = blockIdx.z; b < g.batch; b += gridDim.z) {
+    const T* c_base = g.has_c ? C + gk_offset(cmap, b) : nullptr;
+    T* y = Y + b * g.M * g.N + m0 * g.N + n0;
+    gemm_direct<T>(d, A + gk_offset(amap, b) + m0 * g.a_sm, B + gk_offset(bmap, b) + n0 * g.b_sn, y, mk,
+                   [&](int64_t i0, int64_t j0, int rows, int cols) {
+                     if (plain) return;
+                     for (int r = 0; r < rows; ++r) {
+                       T* yr = y + (i0 + r) * g.N + j0;
+                       const T* cr = c_base ? c_base + (m0 + i0 + r) * g.c_sm + (n0 + j0) * g.c_sn : nullptr;
+                       store_row_part(yr, cols, yr, g.alpha, g.has_c, cr, g.c_sn, g.beta, epi, ea, eb);
+                     }
+                   });
+  }
+}
 
 template <typename T>
 void gk_matmul(const T* A, const T* B, const T* C, T* Y, gk_gemm_args g, gk_index_map amap, gk_index_map bmap,
                gk_index_map cmap, int32_t epi, float ea, float eb) {
   using Acc = typename gk_acc<T>::type;
   using namespace gk::cpu_gemm;
+  if constexpr (std::is_same_v<T, Acc>) {
+    if (g.M > 1 && g.K > 0 && c_apart_from_y(C, Y, g, cmap))
+      return matmul_direct(A, B, C, Y, g, amap, bmap, cmap, epi, ea, eb);
+  }
   const int64_t ntiles = (g.N + kTile - 1) / kTile, chunks = row_chunks(g.M);
   Acc* acc = acc_tile<Acc>(kMaxPanelRows * kTile);
   const MicroKernel<Acc> mk = micro_kernel<Acc>();

@@ -140,6 +140,64 @@ TEST_CASE("MatMul: f32 folds K in blocks of 32 on every ISA the CPU has, bit for
   CHECK(blocked_err < naive_err);
 }
 
+// Restores the cache sizes the GEMM's blocks are cut from.
+struct CacheScope {
+  CpuCaches previous;
+  explicit CacheScope(CpuCaches c) : previous(set_cpu_caches(c)) {}
+  ~CacheScope() { set_cpu_caches(previous); }
+};
+
+Kit open_cpu_kit(int threads) {
+  KitOptions options;
+  options.device.kind = BackendKind::kCpu;
+  options.device.threads = threads;
+  options.cpu_kernels = cpu_kernel_tables();
+  auto kit = Kit::open(std::move(options));
+  REQUIRE(kit.ok());
+  return std::move(kit).value();
+}
+
+TEST_CASE("Gemm: f32 across the cache blocks folds bit for bit on every ISA and thread count", "[ops][matmul]") {
+  // The direct GEMM (ops/common/gemm_direct.h) with the blocks cut for an 8 KB L1d
+  // and a 64 KB L2 (AVX2 f32: kc 64, mc 60, nc 512), so that 133 x 600 x 300 has
+  // a ragged last slice of K (44 terms), row block, column panel and register
+  // tile; and with the machine's own caches. Transposed operands take the
+  // strided packers; alpha, C and an activation the in-place epilogue.
+  const int64_t M = 133, N = 600, K = 300;
+  const bool ta = GENERATE(false, true), tb = GENERATE(false, true);
+  HostTensor a = ta ? tensor_f32({K, M}, 41) : tensor_f32({M, K}, 41);
+  HostTensor b = tb ? tensor_f32({N, K}, 42) : tensor_f32({K, N}, 42);
+  HostTensor cv = tensor_f32({N}, 43);
+  AttrMap attrs;
+  attrs.set("transA", int_attr(ta));
+  attrs.set("transB", int_attr(tb));
+  attrs.set("alpha", float_attr(0.5f));
+  std::vector<float> want(M * N);
+  for (int64_t m = 0; m < M; ++m)
+    for (int64_t n = 0; n < N; ++n) {
+      const float dot = blocked_dot(a.data<float>() + (ta ? m : m * K), ta ? M : 1,
+                                    b.data<float>() + (tb ? n * K : n), tb ? 1 : N, K);
+      want[m * N + n] = std::max(0.5f * dot + cv.data<float>()[n], 0.0f);
+    }
+  const CpuCaches small{8192, 65536};
+  for (const CpuCaches& caches : {small, cpu_caches()})
+    for (int threads : {1, 2}) {
+      CacheScope cache_scope(caches);
+      Kit kit = open_cpu_kit(threads);
+      for (CpuIsa isa : isas_to_test()) {
+        IsaScope scope(isa);
+        INFO("transA " << ta << " transB " << tb << " L1d " << caches.l1d << " threads " << threads << " isa "
+                       << cpu_isa_name(active_cpu_isa()));
+        auto r = run_with("Gemm", attrs, {&a, &b, &cv}, Epilogue{Epilogue::Kind::kRelu}, 1, 13, kit);
+        REQUIRE(r.ok());
+        const float* py = (*r)[0].data<float>();
+        int64_t mismatches = 0;
+        for (int64_t i = 0; i < M * N; ++i) mismatches += std::memcmp(&want[i], &py[i], 4) != 0;
+        CHECK(mismatches == 0);
+      }
+    }
+}
+
 TEST_CASE("Gemm: a row against a transposed B folds as MatMul does, bit for bit", "[ops][matmul]") {
   // M = 1 with transB: the CPU computes the row as Bᵀ·Aᵀ (B's rows read in place).
   const int64_t K = 300, N = GENERATE(int64_t{70}, int64_t{128});

@@ -46,10 +46,10 @@ inline HostTensor tensor_f32(const Shape& shape, uint32_t seed) {
   return f32(shape, random_floats(static_cast<size_t>(numel(shape)), seed));
 }
 
-// Runs op_type at `opset` on `inputs` (nullptr = absent) with an epilogue.
+// Runs op_type at `opset` on `inputs` (nullptr = absent) with an epilogue, on `kit`.
 inline Result<std::vector<HostTensor>> run_with(const std::string& op_type, const AttrMap& attrs,
                                                 std::vector<const HostTensor*> inputs, Epilogue epilogue = {},
-                                                int num_outputs = 1, int opset = 17) {
+                                                int num_outputs = 1, int opset = 17, Kit& kit = cpu_kit()) {
   const OpSchema* schema = find_op("", op_type, opset);
   if (!schema) return unimplemented("no {} at opset {}", op_type, opset);
   NodeView node;
@@ -64,7 +64,7 @@ inline Result<std::vector<HostTensor>> run_with(const std::string& op_type, cons
   if (schema->impl->parse) {
     GK_TRY(parsed, schema->impl->parse(attrs, node));
   }
-  GK_TRY(OpEvalResult r, evaluate_op(cpu_kit(), *schema, node, parsed, inputs));
+  GK_TRY(OpEvalResult r, evaluate_op(kit, *schema, node, parsed, inputs));
   return std::move(r.outputs);
 }
 
