@@ -82,13 +82,18 @@ struct DirectGemm {
 };
 
 // y[i * ldy + j] = sum_k A(i, k) B(k, j) over [0, M) x [0, N), K > 0; then
-// finish(i, j, rows, cols) once per register tile whose sum is complete, while the
-// tile is in L1 (the epilogue, in place). y must not overlap A or B.
+// finish(i, j, rows, cols) once per MC x NC block whose sums are complete, while
+// it is in L2 (the epilogue, in place; once per register tile cost BERT-tiny's
+// bias epilogues a call per 16 elements). y must not overlap A or B.
 template <typename Acc, class Finish>
 void gemm_direct(const DirectGemm& g, const Acc* a, const Acc* b, Acc* y, const MicroKernel<Acc>& mk,
                  const Finish& finish) {
-  const CacheBlocks cb = cache_blocks(sizeof(Acc), mk.mr, mk.nr);
+  CacheBlocks cb = cache_blocks(sizeof(Acc), mk.mr, mk.nr);
   const int mr = mk.mr, nr = mk.nr;
+  // Row blocks of even height: 128 rows as 126 + 2 gave the 2 their own pass
+  // over every strip of B, each an edge tile (DenseNet-121's 1x1 convs).
+  const int64_t row_blocks = (g.M + cb.mc - 1) / cb.mc;
+  cb.mc = ((g.M + row_blocks - 1) / row_blocks + mr - 1) / mr * mr;
   const int64_t nc_max = std::min(cb.nc, (g.N + nr - 1) / nr * nr), mc_max = std::min(cb.mc, g.M);
   const int kc_max = static_cast<int>(std::min<int64_t>(cb.kc, g.K));
   Acc* bp = b_strip_panel<Acc>(kc_max * nc_max);
@@ -122,9 +127,9 @@ void gemm_direct(const DirectGemm& g, const Acc* a, const Acc* b, Acc* y, const 
               run(m);
               for (int r = 0; r < rows; ++r) std::copy(edge + r * nr, edge + r * nr + cols, c + r * g.ldy);
             }
-            if (last) finish(i0, j0, rows, cols);
           }
         }
+        if (last) finish(ic, jc, mc, nc);
       }
     }
   }

@@ -36,12 +36,12 @@ void matmul_direct(const T* A, const T* B, const T* C, T* Y, const gk_gemm_args&
     const T* c_base = g.has_c ? C + gk_offset(cmap, b) : nullptr;
     T* y = Y + b * g.M * g.N + m0 * g.N + n0;
     gemm_direct<T>(d, A + gk_offset(amap, b) + m0 * g.a_sm, B + gk_offset(bmap, b) + n0 * g.b_sn, y, mk,
-                   [&](int64_t i0, int64_t j0, int rows, int cols) {
+                   [&](int64_t i0, int64_t j0, int64_t rows, int64_t cols) {
                      if (plain) return;
-                     for (int r = 0; r < rows; ++r) {
+                     for (int64_t r = 0; r < rows; ++r) {
                        T* yr = y + (i0 + r) * g.N + j0;
                        const T* cr = c_base ? c_base + (m0 + i0 + r) * g.c_sm + (n0 + j0) * g.c_sn : nullptr;
-                       store_row_part(yr, cols, yr, g.alpha, g.has_c, cr, g.c_sn, g.beta, epi, ea, eb);
+                       store_row(yr, cols, yr, g.alpha, g.has_c, cr, g.c_sn, g.beta, epi, ea, eb);
                      }
                    });
   }
