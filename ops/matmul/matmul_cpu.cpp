@@ -23,12 +23,13 @@ void matmul_direct(const T* A, const T* B, const T* C, T* Y, const gk_gemm_args&
                    const gk_index_map& bmap, const gk_index_map& cmap, int32_t epi, float ea, float eb) {
   using namespace gk::cpu_gemm;
   const MicroKernel<T> mk = micro_kernel<T>();
+  // Part `part` of `parts` of [0, n), in whole steps (its start; the end is the next part's).
   const auto share = [](int64_t n, uint32_t parts, uint32_t part, int step) {
     const int64_t per = ((n + parts - 1) / parts + step - 1) / step * step;
-    return std::pair<int64_t, int64_t>{std::min(n, part * per), std::min(n, (part + 1) * per)};
+    return std::min(n, part * per);
   };
-  const auto [m0, m1] = share(g.M, gridDim.y, blockIdx.y, mk.mr);
-  const auto [n0, n1] = share(g.N, gridDim.x, blockIdx.x, mk.nr);
+  const int64_t m0 = share(g.M, gridDim.y, blockIdx.y, mk.mr), m1 = share(g.M, gridDim.y, blockIdx.y + 1, mk.mr);
+  const int64_t n0 = share(g.N, gridDim.x, blockIdx.x, mk.nr), n1 = share(g.N, gridDim.x, blockIdx.x + 1, mk.nr);
   if (m0 >= m1 || n0 >= n1) return;
   const bool plain = g.alpha == 1.0f && !g.has_c && epi == GK_EPI_NONE;
   const DirectGemm d{m1 - m0, n1 - n0, g.K, g.a_sm, g.a_sk, g.b_sk, g.b_sn, g.N};
